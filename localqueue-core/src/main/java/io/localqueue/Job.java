@@ -1,0 +1,108 @@
+package io.localqueue;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One delivery of a job: its payload, how many deliveries came before it, and the receipt that fences every
+ * transition; once the lease expires or the job is redelivered, this object can no longer settle it.
+ *
+ * @param <T> the payload type
+ */
+public final class Job<T> {
+
+    private final SimpleQueue<T> queue;
+    private final long id;
+    private final T data;
+    private final int attempts;
+    private final String receipt;
+    private volatile Instant leaseExpiresAt;
+
+    Job(SimpleQueue<T> queue, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
+        this.queue = queue;
+        this.id = id;
+        this.data = data;
+        this.attempts = attempts;
+        this.receipt = receipt;
+        this.leaseExpiresAt = leaseExpiresAt;
+    }
+
+    /**
+     * Returns the message id, stable across redeliveries and shared with {@code listFailed} and {@code retryFailed}.
+     *
+     * @return the id
+     */
+    public long id() {
+        return id;
+    }
+
+    /**
+     * Returns the payload, decoded by the queue's serializer.
+     *
+     * @return the payload
+     */
+    public T data() {
+        return data;
+    }
+
+    /**
+     * Returns how many deliveries came before this one: 0 on the first delivery.
+     *
+     * @return the zero-based attempt number
+     */
+    public int attempts() {
+        return attempts;
+    }
+
+    /**
+     * Returns the fencing token of this delivery; a later delivery of the same job has another.
+     *
+     * @return the receipt
+     */
+    public String receipt() {
+        return receipt;
+    }
+
+    /**
+     * Returns when the lease ends unless extended; after it, any transition through this object fails.
+     *
+     * @return the lease expiry
+     */
+    public Instant leaseExpiresAt() {
+        return leaseExpiresAt;
+    }
+
+    /**
+     * Renews the lease to now plus {@code duration} (not the old expiry plus it), or throws
+     * {@link LeaseExpiredException} when the lease is already lost.
+     *
+     * @param duration the new lease length, positive
+     * @return the new expiry
+     */
+    public Instant extendLease(Duration duration) {
+        return queue.extendLease(this, duration);
+    }
+
+    /**
+     * Returns the name of the queue this job was claimed from.
+     *
+     * @return the queue name
+     */
+    public String queueName() {
+        return queue.name();
+    }
+
+    SimpleQueue<T> queue() {
+        return queue;
+    }
+
+    void leaseExpiresAt(Instant expiry) {
+        this.leaseExpiresAt = expiry;
+    }
+
+    @Override
+    public String toString() {
+        return "Job[queue=" + queue.name() + ", id=" + id + ", attempts=" + attempts + ", leaseExpiresAt="
+                + leaseExpiresAt + "]";
+    }
+}

@@ -1,0 +1,82 @@
+package io.localqueue;
+
+import java.util.Objects;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The default format: UTF-8 JSON through Jackson, the same bytes the Python library writes, so a database can be
+ * shared with it; a payload Jackson cannot write is refused before anything is stored.
+ *
+ * @param <T> the payload type
+ */
+public final class JsonSerializer<T> implements Serializer<T> {
+
+    /** The identity reported in diagnostics, shared with the Python library's JSON serializer. */
+    public static final String IDENTITY = "localqueue.JsonSerializer";
+
+    private static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder().build();
+
+    private final JsonMapper mapper;
+    private final JavaType type;
+
+    private JsonSerializer(JsonMapper mapper, JavaType type) {
+        this.mapper = mapper;
+        this.type = type;
+    }
+
+    /**
+     * Maps JSON to and from a type (a record, a bean, a {@code String}…) with a default Jackson mapper.
+     *
+     * @param type the payload class
+     * @param <T> the payload type
+     * @return a serializer for that type
+     */
+    public static <T> JsonSerializer<T> of(Class<T> type) {
+        return of(type, DEFAULT_MAPPER);
+    }
+
+    /**
+     * Maps JSON to and from a type with the given mapper, for example the application's own configured one.
+     *
+     * @param type the payload class
+     * @param mapper the mapper to use
+     * @param <T> the payload type
+     * @return a serializer for that type
+     */
+    public static <T> JsonSerializer<T> of(Class<T> type, JsonMapper mapper) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(mapper, "mapper");
+        return new JsonSerializer<>(mapper, mapper.constructType(type));
+    }
+
+    /**
+     * Maps JSON to plain Java values: {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} and
+     * null; any payload Jackson can write may be put.
+     *
+     * @return a serializer for untyped JSON
+     */
+    public static JsonSerializer<Object> generic() {
+        return of(Object.class);
+    }
+
+    @Override
+    public byte[] serialize(T value) {
+        return mapper.writeValueAsBytes(value);
+    }
+
+    @Override
+    public T deserialize(byte[] bytes) {
+        return mapper.readValue(bytes, type);
+    }
+
+    @Override
+    public String identity() {
+        return IDENTITY;
+    }
+
+    @Override
+    public String toString() {
+        return "JsonSerializer[" + type.toCanonical() + "]";
+    }
+}

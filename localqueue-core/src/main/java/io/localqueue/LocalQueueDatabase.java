@@ -1,0 +1,105 @@
+package io.localqueue;
+
+import io.localqueue.internal.Database;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A shared handle on one localqueue database file, for applications that open many queues on it: all of them use
+ * one writer connection and one small reader pool per file and JVM. Closing the handle does not close queues built
+ * from it, but they must not be used after the last handle and queue on the file are closed.
+ *
+ * <pre>{@code
+ * try (LocalQueueDatabase database = LocalQueueDatabase.open(Path.of("./data"))) {
+ *     SimpleQueue<Email> emails = SimpleQueue.builder(database, Email.class).name("emails").build();
+ *     SimpleQueue<Invoice> invoices = SimpleQueue.builder(database, Invoice.class).name("invoices").build();
+ * }
+ * }</pre>
+ */
+public final class LocalQueueDatabase implements AutoCloseable {
+
+    /** The file name inside the queue directory; the Python library uses the same one. */
+    public static final String FILE_NAME = Database.FILE_NAME;
+
+    private final Path path;
+    private final Database database;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LocalQueueDatabase(Path path, Database database) {
+        this.path = path;
+        this.database = database;
+    }
+
+    /**
+     * Opens the database in a directory, creating the directory and the file when missing; a file that is not a
+     * localqueue database is refused and left untouched.
+     *
+     * @param directory the queue directory
+     * @return a handle to close when done
+     * @throws LocalQueueException when the directory cannot be created or written, or the file is not usable
+     */
+    public static LocalQueueDatabase open(Path directory) {
+        if (directory == null) {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        return new LocalQueueDatabase(directory, Database.acquire(directory));
+    }
+
+    /**
+     * Returns the directory exactly as it was given to {@link #open(Path)}.
+     *
+     * @return the queue directory
+     */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Returns the absolute path of the database file, with symbolic links resolved.
+     *
+     * @return the {@value #FILE_NAME} file
+     */
+    public Path file() {
+        return database.file();
+    }
+
+    /**
+     * Returns the version of the SQLite library in use, such as "3.54.1".
+     *
+     * @return the SQLite version
+     */
+    public String sqliteVersion() {
+        return database.sqliteVersion();
+    }
+
+    /**
+     * Releases this handle; idempotent, and the file's connections close once no handle or queue uses them.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            database.close();
+        }
+    }
+
+    /**
+     * Returns whether {@link #close()} was called.
+     *
+     * @return true after close
+     */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    Database acquireShared() {
+        if (closed.get()) {
+            throw new IllegalStateException("database handle for " + path + " is closed");
+        }
+        return database.retain();
+    }
+
+    @Override
+    public String toString() {
+        return "LocalQueueDatabase[" + database.file() + "]";
+    }
+}

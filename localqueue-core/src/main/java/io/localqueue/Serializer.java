@@ -1,0 +1,36 @@
+package io.localqueue;
+
+/**
+ * Turns payloads into the bytes stored in {@code messages.payload} and back; an exception from {@code serialize}
+ * refuses the put before anything is written, and one from {@code deserialize} surfaces to the caller of
+ * {@code get} (or as a {@code decodeError} in {@code listFailed}).
+ *
+ * @param <T> the payload type
+ */
+public interface Serializer<T> {
+
+    /**
+     * Encodes a payload; throwing refuses it and nothing is written.
+     *
+     * @param value the payload, never null
+     * @return the bytes to store
+     */
+    byte[] serialize(T value);
+
+    /**
+     * Decodes stored bytes, which may have been written by another process or by the Python library.
+     *
+     * @param bytes the stored bytes
+     * @return the payload
+     */
+    T deserialize(byte[] bytes);
+
+    /**
+     * Names the format in diagnostics; by default the implementing class's name.
+     *
+     * @return a stable identity for this serializer
+     */
+    default String identity() {
+        return getClass().getName();
+    }
+}

@@ -1,0 +1,629 @@
+package io.localqueue;
+
+import io.localqueue.internal.ClaimedRow;
+import io.localqueue.internal.Database;
+import io.localqueue.internal.Durations;
+import io.localqueue.internal.FailedRow;
+import io.localqueue.internal.NewJob;
+import io.localqueue.internal.QueueEngine;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A durable job queue in a SQLite file that many threads and processes can share: jobs survive restarts, each
+ * claim holds a fenced lease, failures are retried a bounded number of times and then kept as dead letters.
+ * Thread-safe; every call after {@link #close()} throws {@link QueueClosedException}.
+ *
+ * <pre>{@code
+ * try (SimpleQueue<Email> queue = SimpleQueue.builder(Path.of("./data"), Email.class).name("emails").build()) {
+ *     queue.put(new Email("hello@example.com"), "welcome-42");
+ *     Job<Email> job = queue.get(Duration.ofSeconds(5));
+ *     send(job.data());
+ *     queue.ack(job);
+ * }
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class SimpleQueue<T> implements AutoCloseable {
+
+    /** The queue name used when none is given. */
+    public static final String DEFAULT_NAME = "default";
+
+    private static final long FOREVER = Durations.FOREVER;
+
+    private final QueueEngine engine;
+    private final Database database;
+    private final Serializer<T> serializer;
+    private final String name;
+    private final Path path;
+    private final DeliveryPolicy delivery;
+    private final DurabilityMode durability;
+    private final OptionalLong maxPendingJobs;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SimpleQueue(Builder<T> builder, Database database) {
+        this.database = database;
+        this.serializer = builder.serializer;
+        this.name = builder.name;
+        this.path = builder.path;
+        this.delivery = builder.delivery;
+        this.durability = builder.durability;
+        this.maxPendingJobs = builder.maxPendingJobs;
+        this.engine = new QueueEngine(database, name, delivery, durability, maxPendingJobs.orElse(0),
+                builder.clock);
+    }
+
+    /**
+     * Starts a queue on a directory with JSON payloads mapped to {@code type}.
+     *
+     * @param directory the queue directory, created if missing; it holds {@code localqueue.db}
+     * @param type the payload class
+     * @param <T> the payload type
+     * @return a builder
+     */
+    public static <T> Builder<T> builder(Path directory, Class<T> type) {
+        return builder(directory, JsonSerializer.of(requireArgument(type, "type")));
+    }
+
+    /**
+     * Starts a queue on a directory with a custom payload format.
+     *
+     * @param directory the queue directory, created if missing
+     * @param serializer the payload format
+     * @param <T> the payload type
+     * @return a builder
+     */
+    public static <T> Builder<T> builder(Path directory, Serializer<T> serializer) {
+        return new Builder<>(requireArgument(directory, "directory"), null, requireArgument(serializer, "serializer"));
+    }
+
+    /**
+     * Starts a queue on a directory with untyped JSON payloads ({@code Map}, {@code List}, {@code String}…).
+     *
+     * @param directory the queue directory, created if missing
+     * @return a builder
+     */
+    public static Builder<Object> builder(Path directory) {
+        return builder(directory, JsonSerializer.generic());
+    }
+
+    /**
+     * Starts a queue on a shared database handle with JSON payloads mapped to {@code type}.
+     *
+     * @param database the shared handle; it stays open when the queue closes
+     * @param type the payload class
+     * @param <T> the payload type
+     * @return a builder
+     */
+    public static <T> Builder<T> builder(LocalQueueDatabase database, Class<T> type) {
+        return builder(database, JsonSerializer.of(requireArgument(type, "type")));
+    }
+
+    /**
+     * Starts a queue on a shared database handle with a custom payload format.
+     *
+     * @param database the shared handle; it stays open when the queue closes
+     * @param serializer the payload format
+     * @param <T> the payload type
+     * @return a builder
+     */
+    public static <T> Builder<T> builder(LocalQueueDatabase database, Serializer<T> serializer) {
+        requireArgument(database, "database");
+        return new Builder<>(database.path(), database, requireArgument(serializer, "serializer"));
+    }
+
+    /**
+     * Starts a queue on a shared database handle with untyped JSON payloads.
+     *
+     * @param database the shared handle; it stays open when the queue closes
+     * @return a builder
+     */
+    public static Builder<Object> builder(LocalQueueDatabase database) {
+        return builder(database, JsonSerializer.generic());
+    }
+
+    /**
+     * Commits one job and returns its id, waiting as long as it takes while the queue is at its limit.
+     *
+     * @param data the payload, not null
+     * @return the new job's id
+     */
+    public long put(T data) {
+        return put(data, null, FOREVER);
+    }
+
+    /**
+     * Commits one job, or returns the id of the job already holding {@code jobId} in this queue (in any state,
+     * unchanged); waits as long as it takes while the queue is at its limit.
+     *
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @return the id of the new or existing job
+     */
+    public long put(T data, @Nullable String jobId) {
+        return put(data, jobId, FOREVER);
+    }
+
+    /**
+     * Commits one job like {@link #put(Object, String)}, waiting at most {@code timeout} for room;
+     * {@code Duration.ZERO} makes a single attempt.
+     *
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @param timeout how long to wait for room
+     * @return the id of the new or existing job
+     * @throws QueueFullException when there is still no room once the timeout passes
+     */
+    public long put(T data, @Nullable String jobId, Duration timeout) {
+        return put(data, jobId, Durations.timeoutNanos(timeout, "timeout"));
+    }
+
+    private long put(T data, @Nullable String jobId, long timeoutNanos) {
+        NewJob job = new NewJob(serialize(data, "data"), jobId);
+        return engine.putMany(List.of(job), timeoutNanos).get(0);
+    }
+
+    /**
+     * Commits all items in one transaction or none of them, returning ids in input order (duplicate job ids
+     * resolve to one id); waits as long as it takes for room, but fails at once when the batch could never fit.
+     *
+     * @param items the jobs; an empty list returns an empty list
+     * @return the ids in input order
+     */
+    public List<Long> putMany(List<EnqueueItem<T>> items) {
+        return putMany(items, FOREVER);
+    }
+
+    /**
+     * Commits all items like {@link #putMany(List)}, waiting at most {@code timeout} for room.
+     *
+     * @param items the jobs
+     * @param timeout how long to wait for room; {@code Duration.ZERO} makes a single attempt
+     * @return the ids in input order
+     * @throws QueueFullException when the batch does not fit before the timeout, or at once when it never can
+     */
+    public List<Long> putMany(List<EnqueueItem<T>> items, Duration timeout) {
+        return putMany(items, Durations.timeoutNanos(timeout, "timeout"));
+    }
+
+    private List<Long> putMany(List<EnqueueItem<T>> items, long timeoutNanos) {
+        requireArgument(items, "items");
+        List<NewJob> jobs = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            EnqueueItem<T> item = items.get(i);
+            if (item == null) {
+                throw new IllegalArgumentException("items[" + i + "] must not be null");
+            }
+            jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"), item.jobId()));
+        }
+        return engine.putMany(jobs, timeoutNanos);
+    }
+
+    /**
+     * Claims the oldest available job and starts its lease, waiting as long as it takes for one.
+     *
+     * @return the job
+     */
+    public Job<T> get() {
+        return toJob(engine.claim(FOREVER));
+    }
+
+    /**
+     * Claims the oldest available job, waiting at most {@code timeout}; reclaims expired leases on the way.
+     *
+     * @param timeout how long to wait; {@code Duration.ZERO} behaves like {@link #getNowait()}
+     * @return the job
+     * @throws QueueEmptyException when no job could be claimed before the timeout
+     */
+    public Job<T> get(Duration timeout) {
+        return toJob(engine.claim(Durations.timeoutNanos(timeout, "timeout")));
+    }
+
+    /**
+     * Claims the oldest available job in a single attempt that never waits for another writer's lock.
+     *
+     * @return the job
+     * @throws QueueEmptyException when no job is available, or the database is momentarily locked
+     */
+    public Job<T> getNowait() {
+        return toJob(engine.claim(0));
+    }
+
+    /**
+     * Acknowledges a job, which is then done; fenced by its receipt and a live lease.
+     *
+     * @param job a job claimed from this queue
+     * @throws LeaseExpiredException when the lease expired, the job was redelivered, or it is another queue's job
+     */
+    public void ack(Job<T> job) {
+        requireArgument(job, "job");
+        engine.ack(job.id(), job.receipt());
+    }
+
+    /**
+     * Returns a job to the queue at once, keeping its place in line, or makes it a dead letter
+     * ({@link FailureReason#RETRIES_EXHAUSTED}) when its delivery budget is spent.
+     *
+     * @param job a job claimed from this queue
+     * @throws LeaseExpiredException when the lease is no longer held
+     */
+    public void nack(Job<T> job) {
+        nack(job, Duration.ZERO, null);
+    }
+
+    /**
+     * Returns a job to the queue after {@code delay}, recording {@code lastError}, or makes it a dead letter when its
+     * delivery budget is spent.
+     *
+     * @param job a job claimed from this queue
+     * @param delay how long the job stays invisible, zero or more
+     * @param lastError a diagnostic kept with the job, or null
+     * @throws LeaseExpiredException when the lease is no longer held
+     */
+    public void nack(Job<T> job, Duration delay, @Nullable String lastError) {
+        requireArgument(job, "job");
+        long delayMillis = Durations.requireNonNegativeMillis(delay, "delay");
+        engine.nack(job.id(), job.receipt(), delayMillis, lastError, FailureReason.RETRIES_EXHAUSTED);
+    }
+
+    /**
+     * Makes a job a dead letter at once with {@link FailureReason#EXPLICIT_PERMANENT_FAILURE}.
+     *
+     * @param job a job claimed from this queue
+     * @throws LeaseExpiredException when the lease is no longer held
+     */
+    public void fail(Job<T> job) {
+        fail(job, null);
+    }
+
+    /**
+     * Makes a job a dead letter at once with {@link FailureReason#EXPLICIT_PERMANENT_FAILURE} and a diagnostic.
+     *
+     * @param job a job claimed from this queue
+     * @param lastError a diagnostic kept with the dead letter, or null
+     * @throws LeaseExpiredException when the lease is no longer held
+     */
+    public void fail(Job<T> job, @Nullable String lastError) {
+        requireArgument(job, "job");
+        engine.fail(job.id(), job.receipt(), lastError, FailureReason.EXPLICIT_PERMANENT_FAILURE, null);
+    }
+
+    /**
+     * Renews a job's lease to now plus {@code duration} and updates {@link Job#leaseExpiresAt()}.
+     *
+     * @param job a job claimed from this queue
+     * @param duration the new lease length, positive
+     * @return the new expiry
+     * @throws LeaseExpiredException when the lease is already lost
+     */
+    public Instant extendLease(Job<T> job, Duration duration) {
+        requireArgument(job, "job");
+        long leaseMillis = Durations.requirePositiveMillis(duration, "duration");
+        Instant expiry = Instant.ofEpochMilli(engine.extendLease(job.id(), job.receipt(), leaseMillis));
+        job.leaseExpiresAt(expiry);
+        return expiry;
+    }
+
+    /**
+     * Moves every expired lease back to ready, or to the dead letters when its budget is spent; claims do this
+     * too, so calling it is only needed to free capacity or tidy up without claiming.
+     *
+     * @return how many jobs moved
+     */
+    public int reclaimExpiredLeases() {
+        return engine.reclaimExpiredLeases();
+    }
+
+    /**
+     * Counts this queue's jobs by state in one snapshot, without reclaiming anything.
+     *
+     * @return the counts
+     */
+    public QueueStats stats() {
+        return engine.stats();
+    }
+
+    /**
+     * Lists the first 100 dead letters by id.
+     *
+     * @return the dead letters, each decoded on its own
+     */
+    public List<FailedMessage<T>> listFailed() {
+        return listFailed(100, 0);
+    }
+
+    /**
+     * Lists dead letters by id; a payload that cannot be decoded yields a record with {@code decodeError} set
+     * instead of an exception.
+     *
+     * @param limit how many to return, zero or more
+     * @param offset how many to skip, zero or more
+     * @return the page
+     */
+    public List<FailedMessage<T>> listFailed(int limit, int offset) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, got " + offset);
+        }
+        List<FailedRow> rows = engine.listFailed(limit, offset);
+        List<FailedMessage<T>> messages = new ArrayList<>(rows.size());
+        for (FailedRow row : rows) {
+            messages.add(toFailedMessage(row));
+        }
+        return messages;
+    }
+
+    /**
+     * Moves one dead letter back to ready with a fresh delivery budget, keeping its id, job id and payload.
+     *
+     * @param messageId the dead letter's id
+     * @throws JobNotFoundException when the id is missing, not a dead letter, or belongs to another queue
+     * @throws QueueFullException when the queue is at its limit
+     */
+    public void retryFailed(long messageId) {
+        engine.retryFailed(messageId);
+    }
+
+    /**
+     * Deletes acknowledged jobs last changed more than {@code olderThan} ago; pending jobs and dead letters stay.
+     *
+     * @param olderThan the minimum age, zero or more
+     * @return how many rows were deleted
+     */
+    public int purge(Duration olderThan) {
+        return purge(olderThan, false);
+    }
+
+    /**
+     * Deletes acknowledged jobs, and dead letters too when {@code includeFailed}, last changed more than
+     * {@code olderThan} ago; a purged job id can be used again.
+     *
+     * @param olderThan the minimum age, zero or more
+     * @param includeFailed whether dead letters are deleted as well
+     * @return how many rows were deleted
+     */
+    public int purge(Duration olderThan, boolean includeFailed) {
+        long olderThanMillis = Durations.requireNonNegativeMillis(olderThan, "olderThan");
+        return engine.purge(olderThanMillis, includeFailed);
+    }
+
+    /**
+     * Rebuilds the whole database file to give free pages back; it takes the write lock for its duration, so
+     * schedule it when the file is quiet.
+     */
+    public void vacuum() {
+        engine.vacuum();
+    }
+
+    /**
+     * Closes the queue; idempotent. Threads waiting in {@code get} or {@code put} wake and throw
+     * {@link QueueClosedException}.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            engine.close();
+            database.close();
+        }
+    }
+
+    /**
+     * Returns the queue name; many queues share one file.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Returns the lease and retry budget of this queue object; the budget is stored with each job it puts.
+     *
+     * @return the delivery policy
+     */
+    public DeliveryPolicy delivery() {
+        return delivery;
+    }
+
+    /**
+     * Returns how this queue's commits reach the disk.
+     *
+     * @return the durability mode
+     */
+    public DurabilityMode durability() {
+        return durability;
+    }
+
+    /**
+     * Returns this queue object's pending-job limit, which is not stored in the file: every producer must set it.
+     *
+     * @return the limit, or empty when unlimited
+     */
+    public OptionalLong maxPendingJobs() {
+        return maxPendingJobs;
+    }
+
+    /**
+     * Returns the queue directory exactly as given to the builder.
+     *
+     * @return the directory
+     */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Returns the payload format.
+     *
+     * @return the serializer
+     */
+    public Serializer<T> serializer() {
+        return serializer;
+    }
+
+    @Override
+    public String toString() {
+        return "SimpleQueue[name=" + name + ", file=" + database.file() + "]";
+    }
+
+    private Job<T> toJob(ClaimedRow row) {
+        T data;
+        try {
+            data = serializer.deserialize(row.payload());
+        } catch (RuntimeException failure) {
+            String error = failure.getClass().getName() + ": " + failure.getMessage();
+            engine.fail(row.id(), row.receipt(), error, FailureReason.INVALID_PAYLOAD, null);
+            throw new LocalQueueException("job " + row.id() + " of queue '" + name + "' cannot be decoded by "
+                    + serializer.identity() + " and was moved to the dead letters: " + error, failure);
+        }
+        return new Job<>(this, row.id(), data, row.attempts() - 1, row.receipt(),
+                Instant.ofEpochMilli(row.leaseUntil()));
+    }
+
+    private FailedMessage<T> toFailedMessage(FailedRow row) {
+        T data = null;
+        String decodeError = null;
+        try {
+            data = serializer.deserialize(row.payload());
+        } catch (RuntimeException failure) {
+            decodeError = failure.getClass().getName() + ": " + failure.getMessage();
+        }
+        return new FailedMessage<>(row.id(), data, row.payload(), row.attempts(),
+                FailureReason.fromStored(row.failureReason()), row.lastError(), row.failureCategory(),
+                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decodeError);
+    }
+
+    private byte[] serialize(@Nullable T data, String parameter) {
+        engine.ensureOpen();
+        if (data == null) {
+            throw new IllegalArgumentException(parameter + " must not be null");
+        }
+        byte[] bytes;
+        try {
+            bytes = serializer.serialize(data);
+        } catch (RuntimeException failure) {
+            throw new IllegalArgumentException(parameter + " cannot be serialized by " + serializer.identity() + ": "
+                    + failure.getMessage(), failure);
+        }
+        if (bytes == null) {
+            throw new IllegalArgumentException(parameter + " was serialized to null by " + serializer.identity());
+        }
+        return bytes;
+    }
+
+    private static <V> V requireArgument(@Nullable V value, String name) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+        return value;
+    }
+
+    /**
+     * Configures a {@link SimpleQueue}; every setter validates at once and names the bad parameter.
+     *
+     * @param <T> the payload type
+     */
+    public static final class Builder<T> {
+
+        private final Path path;
+        private final @Nullable LocalQueueDatabase shared;
+        private final Serializer<T> serializer;
+        private String name = DEFAULT_NAME;
+        private DeliveryPolicy delivery = DeliveryPolicy.defaults();
+        private DurabilityMode durability = DurabilityMode.RELAXED;
+        private OptionalLong maxPendingJobs = OptionalLong.empty();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(Path path, @Nullable LocalQueueDatabase shared, Serializer<T> serializer) {
+            this.path = path;
+            this.shared = shared;
+            this.serializer = serializer;
+        }
+
+        /**
+         * Sets the logical queue name; queues with different names in one file never see each other's jobs.
+         *
+         * @param name a non-blank name; default {@value SimpleQueue#DEFAULT_NAME}
+         * @return this builder
+         */
+        public Builder<T> name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Sets the lease and retry budget; default {@link DeliveryPolicy#defaults()}.
+         *
+         * @param delivery the policy
+         * @return this builder
+         */
+        public Builder<T> delivery(DeliveryPolicy delivery) {
+            this.delivery = requireArgument(delivery, "delivery");
+            return this;
+        }
+
+        /**
+         * Sets how commits reach the disk; default {@link DurabilityMode#RELAXED}.
+         *
+         * @param durability the mode
+         * @return this builder
+         */
+        public Builder<T> durability(DurabilityMode durability) {
+            this.durability = requireArgument(durability, "durability");
+            return this;
+        }
+
+        /**
+         * Limits ready plus processing jobs; producers then wait (or fail after their timeout) while the queue is
+         * full. Not stored in the file: configure every producer alike.
+         *
+         * @param maxPendingJobs a positive limit
+         * @return this builder
+         */
+        public Builder<T> maxPendingJobs(long maxPendingJobs) {
+            if (maxPendingJobs <= 0) {
+                throw new IllegalArgumentException("maxPendingJobs must be positive, got " + maxPendingJobs);
+            }
+            this.maxPendingJobs = OptionalLong.of(maxPendingJobs);
+            return this;
+        }
+
+        /**
+         * Sets the clock that stamps rows and decides lease expiry, for tests that move time; waits still use real
+         * time.
+         *
+         * @param clock the clock; default the system UTC clock
+         * @return this builder
+         */
+        public Builder<T> clock(Clock clock) {
+            this.clock = requireArgument(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Opens the queue, creating the directory, file and schema as needed.
+         *
+         * @return the open queue
+         * @throws LocalQueueException when the directory or file cannot be used
+         */
+        public SimpleQueue<T> build() {
+            Objects.requireNonNull(path);
+            Database database = shared != null ? shared.acquireShared() : Database.acquire(path);
+            return new SimpleQueue<>(this, database);
+        }
+    }
+}

@@ -1,0 +1,456 @@
+package io.localqueue.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.localqueue.DurabilityMode;
+import io.localqueue.LocalQueueException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * One localqueue database file as seen from this JVM, shared by every queue on it and reference counted.
+ *
+ * <p>Writes go through one writer connection guarded by a lock, each inside {@code BEGIN IMMEDIATE}, so threads of
+ * this JVM never contend inside SQLite; contention with other processes is retried here with jittered backoff,
+ * outside the lock, within a time budget. Reads use a small pool of separate connections and never take the write
+ * lock.
+ */
+public final class Database implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Database.class);
+
+    /** The database file inside a queue directory; the Python library uses the same name. */
+    public static final String FILE_NAME = "localqueue.db";
+
+    /** How long a write keeps retrying while another process holds the write lock. */
+    public static final long WRITE_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    /** SQLite's own busy wait for reads and for opening; the Python library uses the same value. */
+    static final int READ_BUSY_TIMEOUT_MS = 5000;
+
+    private static final int READER_POOL_SIZE = 4;
+    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private static final Map<Path, Database> OPEN = new HashMap<>();
+
+    private final Path directory;
+    private final Path file;
+    private final HikariDataSource writerPool;
+    private final HikariDataSource readerPool;
+    private final JdbcTemplate writeJdbc;
+    private final JdbcTemplate readJdbc;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ChangeNotifier changes;
+    private final String sqliteVersion;
+    private @Nullable SQLiteConnection preparedWriter;
+    private @Nullable DurabilityMode preparedMode;
+    private int references;
+    private volatile boolean closed;
+
+    private Database(Path directory, Path file, String url, String sqliteVersion) {
+        this.directory = directory;
+        this.file = file;
+        this.sqliteVersion = sqliteVersion;
+        this.writerPool = pool("localqueue-writer", dataSource(url, 0), 1);
+        try {
+            this.readerPool = pool("localqueue-reader", dataSource(url, READ_BUSY_TIMEOUT_MS), READER_POOL_SIZE);
+        } catch (RuntimeException failure) {
+            writerPool.close();
+            throw failure;
+        }
+        this.writeJdbc = template(writerPool);
+        this.readJdbc = template(readerPool);
+        this.changes = new ChangeNotifier(dataSource(url, READ_BUSY_TIMEOUT_MS), directory.getFileName() + "");
+    }
+
+    /**
+     * Opens (or joins, when this JVM already has it open) the database in a queue directory, creating the
+     * directory, the file and the schema as needed.
+     *
+     * @param directory the queue directory; it holds {@value #FILE_NAME}
+     * @return the shared database; call {@link #close()} once for every call to this method
+     * @throws LocalQueueException when the directory cannot be used or the file is not a localqueue database
+     */
+    public static Database acquire(Path directory) {
+        Path canonical = prepareDirectory(directory);
+        synchronized (OPEN) {
+            Database database = OPEN.get(canonical);
+            if (database == null) {
+                database = open(canonical);
+                OPEN.put(canonical, database);
+            }
+            database.references++;
+            return database;
+        }
+    }
+
+    /**
+     * Takes one more reference to this already open database.
+     *
+     * @return this database; call {@link #close()} once more
+     * @throws LocalQueueException when the database was closed meanwhile
+     */
+    public Database retain() {
+        synchronized (OPEN) {
+            if (references == 0) {
+                throw new LocalQueueException("database " + file + " is closed");
+            }
+            references++;
+            return this;
+        }
+    }
+
+    /** Returns the queue directory, with symbolic links resolved. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** Returns the database file. */
+    public Path file() {
+        return file;
+    }
+
+    /** Returns the version of the SQLite library linked into the driver. */
+    public String sqliteVersion() {
+        return sqliteVersion;
+    }
+
+    /** Returns the wake-up hub for queues on this file. */
+    ChangeNotifier changes() {
+        return changes;
+    }
+
+    /**
+     * Runs one write transaction ({@code BEGIN IMMEDIATE} … {@code COMMIT}) with the synchronous level of
+     * {@code mode}, retrying the whole transaction while another process holds the write lock.
+     *
+     * @param mode the durability of this commit
+     * @param budgetNanos how long to keep retrying on lock contention; zero makes exactly one attempt
+     * @param ensureOpen throws when the caller was closed, checked before every attempt
+     * @param work the statements
+     * @param <R> the result type
+     * @return what {@code work} returned, after the commit
+     * @throws WriteLockBusyException when the write lock stayed taken for the whole budget
+     */
+    public <R> R write(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, WriteWork<R> work) {
+        return retrying(mode, budgetNanos, ensureOpen, connection -> attempt(connection, work));
+    }
+
+    /**
+     * Runs one statement that cannot be inside a transaction, such as {@code VACUUM}, on the writer connection,
+     * retrying on lock contention like {@link #write}.
+     *
+     * @param sql the statement
+     * @param budgetNanos how long to keep retrying on lock contention
+     * @param ensureOpen throws when the caller was closed, checked before every attempt
+     */
+    public void writeOutsideTransaction(String sql, long budgetNanos, Runnable ensureOpen) {
+        retrying(DurabilityMode.RELAXED, budgetNanos, ensureOpen, connection -> {
+            try {
+                execute(connection, sql);
+                return Attempt.done(null);
+            } catch (SQLException failure) {
+                if (SqliteErrors.isBusy(failure)) {
+                    return Attempt.busy(failure);
+                }
+                throw failure;
+            }
+        });
+    }
+
+    private <R> R retrying(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, AttemptRunner<R> runner) {
+        long start = System.nanoTime();
+        long backoff = FIRST_BACKOFF_NANOS;
+        while (true) {
+            ensureOpen.run();
+            requireOpen();
+            Throwable busy;
+            writeLock.lock();
+            try (Connection connection = writerPool.getConnection()) {
+                prepareWriter(connection, mode);
+                Attempt<R> attempt = runner.run(connection);
+                if (attempt.busy == null) {
+                    return attempt.value;
+                }
+                busy = attempt.busy;
+            } catch (SQLException failure) {
+                throw SqliteErrors.wrap("writing to " + file, failure);
+            } finally {
+                writeLock.unlock();
+            }
+            long waited = System.nanoTime() - start;
+            if (waited >= budgetNanos) {
+                throw new WriteLockBusyException("database is locked: another connection held the write lock on "
+                        + file + " for " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms ("
+                        + busy.getMessage() + ")", busy);
+            }
+            long pause = Math.min(budgetNanos - waited,
+                    ThreadLocalRandom.current().nextLong(backoff / 2, backoff + backoff / 2 + 1));
+            LockSupport.parkNanos(pause);
+            backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+        }
+    }
+
+    /**
+     * Runs queries on a reader connection inside one deferred transaction, so they see a single snapshot.
+     *
+     * @param work the queries
+     * @param <R> the result type
+     * @return what {@code work} returned
+     */
+    public <R> R snapshot(ReadWork<R> work) {
+        requireOpen();
+        try (Connection connection = readerPool.getConnection()) {
+            execute(connection, "BEGIN");
+            TransactionSynchronizationManager.bindResource(readerPool, new ConnectionHolder(connection));
+            try {
+                return work.run(readJdbc);
+            } finally {
+                TransactionSynchronizationManager.unbindResource(readerPool);
+                rollbackQuietly(connection);
+            }
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("reading " + file, failure);
+        }
+    }
+
+    /**
+     * Returns a template for single-statement reads; each call borrows a reader connection for its statement.
+     */
+    public JdbcTemplate reads() {
+        requireOpen();
+        return readJdbc;
+    }
+
+    /**
+     * Releases this caller's reference; the last release closes every connection and stops the watcher.
+     */
+    @Override
+    public void close() {
+        synchronized (OPEN) {
+            if (references == 0) {
+                return;
+            }
+            references--;
+            if (references > 0) {
+                return;
+            }
+            OPEN.remove(directory);
+            closed = true;
+        }
+        changes.close();
+        writeLock.lock();
+        try {
+            writerPool.close();
+        } finally {
+            writeLock.unlock();
+        }
+        readerPool.close();
+    }
+
+    private <R> Attempt<R> attempt(Connection connection, WriteWork<R> work) throws SQLException {
+        try {
+            execute(connection, "BEGIN IMMEDIATE");
+        } catch (SQLException failure) {
+            if (SqliteErrors.isBusy(failure)) {
+                return Attempt.busy(failure);
+            }
+            throw failure;
+        }
+        boolean committed = false;
+        TransactionSynchronizationManager.bindResource(writerPool, new ConnectionHolder(connection));
+        try {
+            R value = work.run(writeJdbc);
+            execute(connection, "COMMIT");
+            committed = true;
+            return Attempt.done(value);
+        } catch (RuntimeException | SQLException failure) {
+            if (SqliteErrors.isBusy(failure)) {
+                return Attempt.busy(failure);
+            }
+            throw failure;
+        } finally {
+            TransactionSynchronizationManager.unbindResource(writerPool);
+            if (!committed) {
+                rollbackQuietly(connection);
+            }
+        }
+    }
+
+    private void prepareWriter(Connection connection, DurabilityMode mode) throws SQLException {
+        SQLiteConnection raw = connection.unwrap(SQLiteConnection.class);
+        if (raw != preparedWriter || mode != preparedMode) {
+            execute(connection, "PRAGMA synchronous = " + mode.synchronousLevel());
+            preparedWriter = raw;
+            preparedMode = mode;
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new LocalQueueException("database " + file + " is closed");
+        }
+    }
+
+    private static Path prepareDirectory(Path directory) {
+        if (directory == null) {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException | SecurityException failure) {
+            throw new LocalQueueException("cannot create queue directory " + directory + ": " + failure, failure);
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new LocalQueueException("queue path " + directory + " is not a directory");
+        }
+        if (!Files.isWritable(directory)) {
+            throw new LocalQueueException("queue directory " + directory + " is not writable");
+        }
+        try {
+            return directory.toRealPath();
+        } catch (IOException failure) {
+            throw new LocalQueueException("cannot resolve queue directory " + directory + ": " + failure, failure);
+        }
+    }
+
+    private static Database open(Path directory) {
+        Path file = directory.resolve(FILE_NAME);
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new LocalQueueException(file + " is not a regular file");
+        }
+        if (Files.exists(file) && !Files.isWritable(file)) {
+            throw new LocalQueueException(file + " is not writable");
+        }
+        String url = "jdbc:sqlite:" + file.toUri();
+        String version = bootstrap(url, file);
+        return new Database(directory, file, url, version);
+    }
+
+    /**
+     * Checks the file before anything writes to it, switches it to WAL and creates or migrates the schema, all on
+     * one short-lived connection that waits on SQLite's own busy handler.
+     */
+    private static String bootstrap(String url, Path file) {
+        SQLiteDataSource source = dataSource(url, READ_BUSY_TIMEOUT_MS);
+        try (Connection connection = source.getConnection()) {
+            Schema.requireLocalQueueDatabase(connection, file);
+            enableWal(connection, file);
+            if (!Schema.isCurrent(connection)) {
+                execute(connection, "BEGIN IMMEDIATE");
+                try {
+                    Schema.createOrMigrate(connection, file);
+                    execute(connection, "COMMIT");
+                } catch (SQLException | RuntimeException failure) {
+                    rollbackQuietly(connection);
+                    throw failure;
+                }
+            }
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT sqlite_version()")) {
+                rows.next();
+                return rows.getString(1);
+            }
+        } catch (SQLException failure) {
+            throw new LocalQueueException("cannot open " + file + " as a localqueue database: "
+                    + failure.getMessage(), failure);
+        }
+    }
+
+    private static void enableWal(Connection connection, Path file) throws SQLException {
+        String mode;
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+            rows.next();
+            mode = rows.getString(1);
+        }
+        if (!"wal".equalsIgnoreCase(mode)) {
+            throw new LocalQueueException("cannot switch " + file + " to WAL mode (journal_mode is " + mode
+                    + "); localqueue needs a local filesystem that supports shared memory");
+        }
+    }
+
+    private static SQLiteDataSource dataSource(String url, int busyTimeoutMs) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(busyTimeoutMs);
+        config.enforceForeignKeys(true);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        SQLiteDataSource source = new SQLiteDataSource(config);
+        source.setUrl(url);
+        return source;
+    }
+
+    private static HikariDataSource pool(String name, DataSource source, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setDataSource(source);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(1);
+        config.setAutoCommit(true);
+        config.setMaxLifetime(0);
+        config.setIdleTimeout(0);
+        config.setConnectionTimeout(TimeUnit.SECONDS.toMillis(30));
+        return new HikariDataSource(config);
+    }
+
+    private static JdbcTemplate template(DataSource source) {
+        JdbcTemplate template = new JdbcTemplate(source, false);
+        template.setExceptionTranslator(new SQLExceptionSubclassTranslator());
+        return template;
+    }
+
+    static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            execute(connection, "ROLLBACK");
+        } catch (SQLException failure) {
+            // SQLite may already have rolled back (for example after SQLITE_FULL); nothing is left to undo.
+            log.trace("Rollback found no open transaction", failure);
+        }
+    }
+
+    @FunctionalInterface
+    private interface AttemptRunner<R> {
+        Attempt<R> run(Connection connection) throws SQLException;
+    }
+
+    private record Attempt<R>(@Nullable R value, @Nullable Throwable busy) {
+        static <R> Attempt<R> done(@Nullable R value) {
+            return new Attempt<>(value, null);
+        }
+
+        static <R> Attempt<R> busy(Throwable failure) {
+            return new Attempt<>(null, failure);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package io.localqueue.internal;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.FailureReason;
+import io.localqueue.JobNotFoundException;
+import io.localqueue.LeaseExpiredException;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueClosedException;
+import io.localqueue.QueueEmptyException;
+import io.localqueue.QueueFullException;
+import io.localqueue.QueueStats;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One logical queue over a shared {@link Database}, working in bytes: claims with waiting, enqueue with
+ * backpressure, fenced transitions and maintenance. The typed public facades sit on top of it.
+ */
+public final class QueueEngine {
+
+    private final Database database;
+    private final String queue;
+    private final DeliveryPolicy delivery;
+    private final DurabilityMode durability;
+    private final long maxPendingJobs;
+    private final Clock clock;
+    private final Runnable ensureOpen = this::ensureOpen;
+    private volatile boolean closed;
+    /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
+    private volatile boolean lastClaimFound;
+
+    /**
+     * Creates the engine; the caller keeps ownership of the database reference.
+     *
+     * @param maxPendingJobs the pending-job limit, or 0 for none
+     */
+    public QueueEngine(Database database, String queue, DeliveryPolicy delivery, DurabilityMode durability,
+                       long maxPendingJobs, Clock clock) {
+        this.database = database;
+        this.queue = queue;
+        this.delivery = delivery;
+        this.durability = durability;
+        this.maxPendingJobs = maxPendingJobs;
+        this.clock = clock;
+    }
+
+    /** Returns the database this queue lives in. */
+    public Database database() {
+        return database;
+    }
+
+    /** Returns the clock that stamps this queue's rows. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
+     * Inserts all jobs in one transaction, waiting up to {@code timeoutNanos} for room when a limit is set.
+     *
+     * @return the ids in input order
+     * @throws QueueFullException when there is no room before the timeout, or at once when the batch can never fit
+     */
+    public List<Long> putMany(List<NewJob> jobs, long timeoutNanos) {
+        if (jobs.isEmpty()) {
+            ensureOpen();
+            return List.of();
+        }
+        Deadline deadline = Deadline.after(timeoutNanos);
+        while (true) {
+            long seen = database.changes().version(queue);
+            EnqueueStatements.Outcome outcome = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+                    jdbc -> EnqueueStatements.insert(jdbc, queue, jobs, delivery.maxAttempts(), clock.millis(),
+                            maxPendingJobs));
+            if (outcome.ids() != null) {
+                database.changes().signal(queue);
+                return outcome.ids();
+            }
+            if (outcome.impossible()) {
+                throw new QueueFullException("queue '" + queue + "' is full: the batch adds " + outcome.newRows()
+                        + " jobs but maxPendingJobs is " + maxPendingJobs);
+            }
+            if (!awaitChange(seen, deadline, Long.MAX_VALUE)) {
+                throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
+            }
+        }
+    }
+
+    /**
+     * Claims the first due job, waiting up to {@code timeoutNanos} for one; zero makes one attempt that never waits
+     * for another writer's lock.
+     *
+     * @throws QueueEmptyException when no job could be claimed in time
+     */
+    public ClaimedRow claim(long timeoutNanos) {
+        return claim(timeoutNanos, 1).get(0);
+    }
+
+    /**
+     * Claims up to {@code limit} due jobs in one transaction, in claim order, waiting like {@link #claim(long)} for
+     * at least one.
+     */
+    public List<ClaimedRow> claim(long timeoutNanos, int limit) {
+        boolean nowait = timeoutNanos == 0;
+        Deadline deadline = Deadline.after(timeoutNanos);
+        while (true) {
+            ensureOpen();
+            long seen = database.changes().version(queue);
+            if (lastClaimFound) {
+                List<ClaimedRow> rows = claimNow(nowait, limit);
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            long now = clock.millis();
+            ClaimStatements.Probe probe = ClaimStatements.probe(database.reads(), queue);
+            if (probe.claimable(now)) {
+                List<ClaimedRow> rows = claimNow(nowait, limit);
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            if (nowait || !awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
+                throw new QueueEmptyException("queue '" + queue + "' is empty");
+            }
+        }
+    }
+
+    private List<ClaimedRow> claimNow(boolean nowait, int limit) {
+        ClaimStatements.Claim claim;
+        try {
+            claim = database.write(durability, nowait ? 0 : Database.WRITE_BUDGET_NANOS, ensureOpen,
+                    jdbc -> ClaimStatements.claim(jdbc, queue, clock.millis(), delivery.lease().toMillis(), limit));
+        } catch (WriteLockBusyException busy) {
+            if (nowait) {
+                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
+                        busy);
+            }
+            throw busy;
+        }
+        if (claim.reclaimed() > 0) {
+            database.changes().signal(queue);
+        }
+        lastClaimFound = !claim.rows().isEmpty();
+        return claim.rows();
+    }
+
+    /** Acknowledges a delivery. */
+    public void ack(long id, String receipt) {
+        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+                jdbc -> LeaseStatements.ack(jdbc, queue, id, receipt, clock.millis()));
+        requireLease(done, id);
+        database.changes().signal(queue);
+    }
+
+    /**
+     * Returns a delivery to the queue after {@code delayMillis}, or makes it a dead letter when its budget is spent.
+     *
+     * @return true when the job became a dead letter
+     */
+    public boolean nack(long id, String receipt, long delayMillis, @Nullable String lastError,
+                        FailureReason exhaustedReason) {
+        Integer status = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+            long now = clock.millis();
+            Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
+            return LeaseStatements.nack(jdbc, queue, id, receipt, now, availableAt, lastError, exhaustedReason);
+        });
+        requireLease(status != null, id);
+        database.changes().signal(queue);
+        return status == Schema.STATUS_FAILED;
+    }
+
+    /** Makes a delivery a dead letter with the given reason. */
+    public void fail(long id, String receipt, @Nullable String lastError, FailureReason reason,
+                     @Nullable String category) {
+        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+                jdbc -> LeaseStatements.fail(jdbc, queue, id, receipt, clock.millis(), lastError, reason, category));
+        requireLease(done, id);
+        database.changes().signal(queue);
+    }
+
+    /**
+     * Renews a lease to now plus {@code leaseMillis}.
+     *
+     * @return the new expiry, epoch milliseconds
+     */
+    public long extendLease(long id, String receipt, long leaseMillis) {
+        long[] leaseUntil = new long[1];
+        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+            long now = clock.millis();
+            leaseUntil[0] = Durations.addToTimestamp(now, leaseMillis, "duration");
+            return LeaseStatements.extend(jdbc, queue, id, receipt, now, leaseUntil[0]);
+        });
+        requireLease(done, id);
+        return leaseUntil[0];
+    }
+
+    /** Moves expired leases back to ready, or to failed when exhausted, and returns how many moved. */
+    public int reclaimExpiredLeases() {
+        int moved = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+                jdbc -> ClaimStatements.reclaim(jdbc, queue, clock.millis()));
+        if (moved > 0) {
+            database.changes().signal(queue);
+        }
+        return moved;
+    }
+
+    /** Counts rows by state in one snapshot. */
+    public QueueStats stats() {
+        ensureOpen();
+        try {
+            return MaintenanceStatements.stats(database.reads(), queue);
+        } catch (RuntimeException failure) {
+            throw SqliteErrors.wrap("reading stats of queue '" + queue + "'", failure);
+        }
+    }
+
+    /** Lists dead letters by id. */
+    public List<FailedRow> listFailed(int limit, int offset) {
+        ensureOpen();
+        try {
+            return MaintenanceStatements.listFailed(database.reads(), queue, limit, offset);
+        } catch (RuntimeException failure) {
+            throw SqliteErrors.wrap("listing dead letters of queue '" + queue + "'", failure);
+        }
+    }
+
+    /** Moves one dead letter back to ready with a fresh budget. */
+    public void retryFailed(long id) {
+        database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+            if (!MaintenanceStatements.isFailed(jdbc, queue, id)) {
+                throw new JobNotFoundException("job " + id + " is not a dead letter of queue '" + queue + "'");
+            }
+            if (maxPendingJobs > 0 && EnqueueStatements.isFull(jdbc, queue, maxPendingJobs)) {
+                throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
+            }
+            MaintenanceStatements.retryFailed(jdbc, queue, id, clock.millis());
+            return null;
+        });
+        database.changes().signal(queue);
+    }
+
+    /** Deletes acked (and optionally failed) rows last changed before now minus {@code olderThanMillis}. */
+    public int purge(long olderThanMillis, boolean includeFailed) {
+        return database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+            long cutoff = clock.millis() - olderThanMillis;
+            int deleted = MaintenanceStatements.purge(jdbc, queue, Schema.STATUS_ACKED, cutoff);
+            if (includeFailed) {
+                deleted += MaintenanceStatements.purge(jdbc, queue, Schema.STATUS_FAILED, cutoff);
+            }
+            return deleted;
+        });
+    }
+
+    /** Rebuilds the database file to return free pages to the filesystem. */
+    public void vacuum() {
+        database.writeOutsideTransaction("VACUUM", Database.WRITE_BUDGET_NANOS, ensureOpen);
+    }
+
+    /** Marks the queue closed and wakes its waiters, which then throw {@link QueueClosedException}. */
+    public void close() {
+        closed = true;
+        database.changes().signal(queue);
+    }
+
+    /** Tells whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Throws {@link QueueClosedException} after {@link #close()}. */
+    public void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException("queue '" + queue + "' is closed");
+        }
+    }
+
+    private void requireLease(boolean matched, long id) {
+        if (!matched) {
+            throw new LeaseExpiredException("lease has expired: job " + id + " of queue '" + queue
+                    + "' is no longer held under this receipt");
+        }
+    }
+
+    /**
+     * Waits for a change to this queue, for at most {@code maxWaitMillis} and never past the deadline.
+     *
+     * @return false when the deadline had already passed, so the caller should give up
+     */
+    private boolean awaitChange(long seenVersion, Deadline deadline, long maxWaitMillis) {
+        long remaining = deadline.remainingNanos();
+        if (remaining == 0) {
+            return false;
+        }
+        long wait = maxWaitMillis >= TimeUnit.NANOSECONDS.toMillis(Long.MAX_VALUE)
+                ? remaining : Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(maxWaitMillis) + 1);
+        try {
+            database.changes().await(queue, seenVersion, wait);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new LocalQueueException("interrupted while waiting on queue '" + queue + "'", interrupted);
+        }
+        ensureOpen();
+        return true;
+    }
+}
