@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class ClaimStatements {
 
     /** Earliest due time of a ready row and earliest expiry of a lease; both walk an index from its start. */
-    private static final String PROBE = """
+    static final String PROBE = """
             SELECT (SELECT MIN(available_at) FROM messages WHERE queue = ?1 AND status = 0),
                    (SELECT MIN(lease_until) FROM messages WHERE queue = ?1 AND status = 1)""";
 
@@ -20,7 +20,7 @@ final class ClaimStatements {
      * Expired leases go back to ready (keeping their due time, so they keep their place in line), or to failed when
      * their delivery budget is spent.
      */
-    private static final String RECLAIM = """
+    static final String RECLAIM = """
             UPDATE messages
                SET status = CASE WHEN attempts < max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN attempts < max_attempts THEN failure_reason
@@ -32,7 +32,7 @@ final class ClaimStatements {
      * Leases the first due rows in claim order (due time, then id). The index walk stops after {@code LIMIT} rows
      * and never visits rows that are not yet due, however many there are.
      */
-    private static final String CLAIM = """
+    static final String CLAIM = """
             UPDATE messages
                SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_claim

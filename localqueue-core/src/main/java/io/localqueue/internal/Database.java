@@ -21,6 +21,7 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
@@ -197,7 +198,7 @@ public final class Database implements AutoCloseable {
                     return attempt.value;
                 }
                 busy = attempt.busy;
-            } catch (SQLException failure) {
+            } catch (SQLException | DataAccessException failure) {
                 throw SqliteErrors.wrap("writing to " + file, failure);
             } finally {
                 writeLock.unlock();
@@ -233,17 +234,25 @@ public final class Database implements AutoCloseable {
                 TransactionSynchronizationManager.unbindResource(readerPool);
                 rollbackQuietly(connection);
             }
-        } catch (SQLException failure) {
+        } catch (SQLException | DataAccessException failure) {
             throw SqliteErrors.wrap("reading " + file, failure);
         }
     }
 
     /**
-     * Returns a template for single-statement reads; each call borrows a reader connection for its statement.
+     * Runs single-statement reads on a reader connection borrowed per statement, outside any transaction.
+     *
+     * @param work the queries
+     * @param <R> the result type
+     * @return what {@code work} returned
      */
-    public JdbcTemplate reads() {
+    public <R> R read(ReadWork<R> work) {
         requireOpen();
-        return readJdbc;
+        try {
+            return work.run(readJdbc);
+        } catch (DataAccessException failure) {
+            throw SqliteErrors.wrap("reading " + file, failure);
+        }
     }
 
     /**

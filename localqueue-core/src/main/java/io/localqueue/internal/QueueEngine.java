@@ -115,7 +115,7 @@ public final class QueueEngine {
                 }
             }
             long now = clock.millis();
-            ClaimStatements.Probe probe = ClaimStatements.probe(database.reads(), queue);
+            ClaimStatements.Probe probe = database.read(jdbc -> ClaimStatements.probe(jdbc, queue));
             if (probe.claimable(now)) {
                 List<ClaimedRow> rows = claimNow(nowait, limit);
                 if (!rows.isEmpty()) {
@@ -210,21 +210,13 @@ public final class QueueEngine {
     /** Counts rows by state in one snapshot. */
     public QueueStats stats() {
         ensureOpen();
-        try {
-            return MaintenanceStatements.stats(database.reads(), queue);
-        } catch (RuntimeException failure) {
-            throw SqliteErrors.wrap("reading stats of queue '" + queue + "'", failure);
-        }
+        return database.read(jdbc -> MaintenanceStatements.stats(jdbc, queue));
     }
 
     /** Lists dead letters by id. */
     public List<FailedRow> listFailed(int limit, int offset) {
         ensureOpen();
-        try {
-            return MaintenanceStatements.listFailed(database.reads(), queue, limit, offset);
-        } catch (RuntimeException failure) {
-            throw SqliteErrors.wrap("listing dead letters of queue '" + queue + "'", failure);
-        }
+        return database.read(jdbc -> MaintenanceStatements.listFailed(jdbc, queue, limit, offset));
     }
 
     /** Moves one dead letter back to ready with a fresh budget. */

@@ -127,11 +127,6 @@ final class Schema {
                 "idx_messages_queue_status", "idx_messages_claim"));
     }
 
-    /** Tells whether a table exists, for statements that must respect tables other versions may have added. */
-    static boolean hasTable(Connection connection, String table) throws SQLException {
-        return tables(connection).contains(table);
-    }
-
     private static Set<String> tables(Connection connection) throws SQLException {
         Set<String> names = new LinkedHashSet<>();
         try (Statement statement = connection.createStatement();
