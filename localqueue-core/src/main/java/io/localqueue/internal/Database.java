@@ -199,6 +199,7 @@ public final class Database implements AutoCloseable {
                 }
                 busy = attempt.busy;
             } catch (SQLException | DataAccessException failure) {
+                ensureOpen.run();
                 throw SqliteErrors.wrap("writing to " + file, failure);
             } finally {
                 writeLock.unlock();
@@ -212,6 +213,9 @@ public final class Database implements AutoCloseable {
             long pause = Math.min(budgetNanos - waited,
                     ThreadLocalRandom.current().nextLong(backoff / 2, backoff + backoff / 2 + 1));
             LockSupport.parkNanos(pause);
+            if (Thread.currentThread().isInterrupted()) {
+                throw new LocalQueueException("interrupted while waiting for the write lock on " + file, busy);
+            }
             backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
         }
     }
