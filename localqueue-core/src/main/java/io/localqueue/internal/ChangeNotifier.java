@@ -1,5 +1,6 @@
 package io.localqueue.internal;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,14 +28,19 @@ final class ChangeNotifier implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ChangeNotifier.class);
 
-    /** Poll interval while changes were seen recently. */
-    static final long ACTIVE_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
-    /** Poll interval once the file has been quiet for {@link #QUIET_AFTER_NANOS}. */
-    static final long QUIET_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(4000);
-    static final long QUIET_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Poll interval for a while after any activity: a file event can precede the commit it announces. */
+    static final long ACTIVE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long activity keeps the fast poll going. */
+    static final long ACTIVE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Safety poll while the file system announces writes. */
+    static final long EVENT_DRIVEN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Poll interval while nothing happens on platforms without file-system events. */
+    static final long QUIET_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How long the watcher keeps watching after the last waiter left, so a waiter looping back is not missed. */
+    static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final DataSource watchSource;
-    private final String fileName;
+    private final Path directory;
     private final ConcurrentHashMap<String, Signal> signals = new ConcurrentHashMap<>();
     private final AtomicInteger waiters = new AtomicInteger();
     private final ReentrantLock watcherLock = new ReentrantLock();
@@ -42,9 +48,9 @@ final class ChangeNotifier implements AutoCloseable {
     private volatile boolean closed;
     private @Nullable Thread watcher;
 
-    ChangeNotifier(DataSource watchSource, String fileName) {
+    ChangeNotifier(DataSource watchSource, Path directory) {
         this.watchSource = watchSource;
-        this.fileName = fileName;
+        this.directory = directory;
     }
 
     /**
@@ -121,7 +127,7 @@ final class ChangeNotifier implements AutoCloseable {
         watcherLock.lock();
         try {
             if (watcher == null && !closed) {
-                Thread thread = new Thread(this::watch, "localqueue-watch-" + fileName);
+                Thread thread = new Thread(this::watch, "localqueue-watch-" + directory.getFileName());
                 thread.setDaemon(true);
                 watcher = thread;
                 thread.start();
@@ -133,42 +139,65 @@ final class ChangeNotifier implements AutoCloseable {
     }
 
     private void watch() {
-        while (!closed) {
-            try (Connection connection = watchSource.getConnection();
-                 PreparedStatement dataVersion = connection.prepareStatement("PRAGMA data_version")) {
-                pollWhileWaited(dataVersion);
-            } catch (SQLException | RuntimeException failure) {
-                if (closed) {
-                    return;
+        try (FileEvents events = FileEvents.open(directory, Database.FILE_NAME)) {
+            while (!closed) {
+                try (Connection connection = watchSource.getConnection();
+                     PreparedStatement dataVersion = connection.prepareStatement("PRAGMA data_version")) {
+                    watchWhileWaited(dataVersion, events);
+                } catch (SQLException | RuntimeException failure) {
+                    if (closed) {
+                        return;
+                    }
+                    log.warn("Watching {} for changes failed; retrying", directory, failure);
+                    signalAll();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
                 }
-                log.warn("Watching {} for changes failed; retrying", fileName, failure);
-                signalAll();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-            } catch (InterruptedException interrupted) {
-                return;
             }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    private void pollWhileWaited(PreparedStatement dataVersion) throws SQLException, InterruptedException {
-        long last = read(dataVersion);
-        long lastChange = System.nanoTime();
+    /**
+     * Checks {@code data_version} after every file event and on a timer: every millisecond for a while after any
+     * activity, then slowly when file events can be trusted to announce the next commit (or at a moderate pace
+     * where they cannot). Stops altogether a while after the last waiter left.
+     */
+    private void watchWhileWaited(PreparedStatement dataVersion, FileEvents events)
+            throws SQLException, InterruptedException {
+        long last = Long.MIN_VALUE;
+        long activeUntil = 0;
+        long lastWaiterSeen = System.nanoTime();
+        boolean watching = false;
         while (!closed) {
-            if (waiters.get() == 0) {
+            long now = System.nanoTime();
+            if (waiters.get() > 0) {
+                lastWaiterSeen = now;
+            } else if (now - lastWaiterSeen > LINGER_NANOS) {
+                events.stop();
+                watching = false;
                 awaitWaiters();
-                last = read(dataVersion);
-                lastChange = System.nanoTime();
                 continue;
             }
-            long now = System.nanoTime();
-            LockSupport.parkNanos(now - lastChange < QUIET_AFTER_NANOS ? ACTIVE_POLL_NANOS : QUIET_POLL_NANOS);
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
+            if (!watching) {
+                // Waiters probed the queue before this baseline was read: wake them to probe once more, so a
+                // commit that landed in between is not missed.
+                events.start();
+                watching = true;
+                last = read(dataVersion);
+                activeUntil = System.nanoTime() + ACTIVE_NANOS;
+                signalAll();
+                continue;
+            }
+            long wait = now - activeUntil < 0 ? ACTIVE_POLL_NANOS
+                    : events.eventDriven() ? EVENT_DRIVEN_POLL_NANOS : QUIET_POLL_NANOS;
+            if (events.await(wait)) {
+                activeUntil = System.nanoTime() + ACTIVE_NANOS;
             }
             long current = read(dataVersion);
             if (current != last) {
                 last = current;
-                lastChange = System.nanoTime();
+                activeUntil = System.nanoTime() + ACTIVE_NANOS;
                 signalAll();
             }
         }

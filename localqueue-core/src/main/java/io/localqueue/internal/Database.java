@@ -85,7 +85,7 @@ public final class Database implements AutoCloseable {
         }
         this.writeJdbc = template(writerPool);
         this.readJdbc = template(readerPool);
-        this.changes = new ChangeNotifier(dataSource(url, READ_BUSY_TIMEOUT_MS), directory.getFileName() + "");
+        this.changes = new ChangeNotifier(dataSource(url, READ_BUSY_TIMEOUT_MS), directory);
     }
 
     /**
