@@ -1,0 +1,90 @@
+package io.localqueue.multiprocess;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The child JVMs of one test: starts them, broadcasts commands, and on {@link #close()} (called from
+ * {@code @AfterEach}) destroys whatever still runs and deletes their scratch directory, so that nothing outlives the
+ * test.
+ */
+final class ChildProcesses implements AutoCloseable {
+
+    private final List<JvmProcess> started = new ArrayList<>();
+    private @Nullable Path scratch;
+
+    /** Starts one child running {@link QueueChild} in {@code mode} with the given arguments. */
+    synchronized JvmProcess start(String label, String mode, Object... arguments) {
+        List<String> words = new ArrayList<>();
+        words.add(mode);
+        for (Object argument : arguments) {
+            words.add(String.valueOf(argument));
+        }
+        JvmProcess child = JvmProcess.start(label, scratch(), QueueChild.class, words);
+        started.add(child);
+        return child;
+    }
+
+    /**
+     * Starts {@code count} children in the same mode, then waits until every one of them printed
+     * {@value QueueChild#READY}, so that a following {@link #sendAll} releases them together.
+     */
+    List<JvmProcess> startReady(int count, String mode, Object... arguments) {
+        List<JvmProcess> children = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            children.add(start(mode + "-" + i, mode, arguments));
+        }
+        for (JvmProcess child : children) {
+            child.expect(QueueChild.READY);
+        }
+        return children;
+    }
+
+    /** Writes the same command to every given child. */
+    static void sendAll(List<JvmProcess> children, String command) {
+        for (JvmProcess child : children) {
+            child.send(command);
+        }
+    }
+
+    /** Destroys every child that still runs, then deletes their scratch directory. */
+    @Override
+    public synchronized void close() {
+        for (JvmProcess child : started) {
+            child.close();
+        }
+        started.clear();
+        if (scratch != null) {
+            deleteRecursively(scratch);
+            scratch = null;
+        }
+    }
+
+    private Path scratch() {
+        if (scratch == null) {
+            try {
+                scratch = Files.createTempDirectory("localqueue-children-");
+            } catch (IOException failure) {
+                throw new UncheckedIOException(failure);
+            }
+        }
+        return scratch;
+    }
+
+    private static void deleteRecursively(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException failure) {
+            throw new UncheckedIOException("cannot delete " + directory, failure);
+        }
+    }
+}

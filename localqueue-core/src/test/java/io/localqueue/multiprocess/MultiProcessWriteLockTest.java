@@ -1,0 +1,79 @@
+package io.localqueue.multiprocess;
+
+import static io.localqueue.multiprocess.QueueChild.GO;
+import static io.localqueue.multiprocess.QueueChild.HELD;
+import static io.localqueue.multiprocess.QueueChild.HOLD_WRITE_LOCK;
+import static io.localqueue.multiprocess.QueueChild.LOCKED;
+import static io.localqueue.multiprocess.QueueChild.READY;
+import static io.localqueue.multiprocess.QueueChild.RELEASE;
+import static io.localqueue.multiprocess.QueueChild.RELEASED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.localqueue.EnqueueItem;
+import io.localqueue.Job;
+import io.localqueue.QueueStats;
+import io.localqueue.SimpleQueue;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Another process holding SQLite's write lock longer than SQLite's own busy timeout. */
+class MultiProcessWriteLockTest {
+
+    /** Longer than SQLite's 5 s busy timeout, so only the engine's own retrying can outlast it. */
+    private static final long HOLD_MILLIS = 5500;
+
+    @TempDir
+    Path dir;
+
+    private final ChildProcesses children = new ChildProcesses();
+    private final ExecutorService threads = Executors.newFixedThreadPool(3);
+
+    @AfterEach
+    void stop() {
+        threads.shutdownNow();
+        children.close();
+    }
+
+    @Test
+    void transitionsWaitOutAnotherProcessHoldingTheWriteLockPastTheBusyTimeout() throws Exception {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
+            queue.putMany(List.of(EnqueueItem.of("to-ack"), EnqueueItem.of("to-nack"), EnqueueItem.of("to-fail")));
+            Job<Object> toAck = queue.get(Duration.ofSeconds(5));
+            Job<Object> toNack = queue.get(Duration.ofSeconds(5));
+            Job<Object> toFail = queue.get(Duration.ofSeconds(5));
+            assertThat(List.of(toAck.data(), toNack.data(), toFail.data()))
+                    .containsExactly("to-ack", "to-nack", "to-fail");
+
+            JvmProcess slowWriter = children.start("slow-writer", HOLD_WRITE_LOCK, dir.resolve("localqueue.db"),
+                    HOLD_MILLIS);
+            slowWriter.expect(READY);
+            slowWriter.send(GO);
+            slowWriter.expect(LOCKED);
+            CompletableFuture<Void> ack = CompletableFuture.runAsync(() -> queue.ack(toAck), threads);
+            CompletableFuture<Void> nack = CompletableFuture.runAsync(() -> queue.nack(toNack), threads);
+            CompletableFuture<Void> fail = CompletableFuture.runAsync(() -> queue.fail(toFail), threads);
+
+            slowWriter.expect(HELD);
+            assertThat(ack).as("ack while the lock is held").isNotDone();
+            assertThat(nack).as("nack while the lock is held").isNotDone();
+            assertThat(fail).as("fail while the lock is held").isNotDone();
+            slowWriter.send(RELEASE);
+            slowWriter.expect(RELEASED);
+            slowWriter.awaitSuccess();
+
+            CompletableFuture.allOf(ack, nack, fail).get(30, TimeUnit.SECONDS);
+            assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 1, 1));
+            Job<Object> again = queue.getNowait();
+            assertThat(again.id()).isEqualTo(toNack.id());
+            assertThat(again.attempts()).isEqualTo(1);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.localqueue.multiprocess;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.EnqueueItem;
+import io.localqueue.ForeignJobs;
+import io.localqueue.Job;
+import io.localqueue.LeaseExpiredException;
+import io.localqueue.QueueEmptyException;
+import io.localqueue.QueueFullException;
+import io.localqueue.SimpleQueue;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The main class of the child JVMs: one mode per scenario, chosen by the first argument. Every mode opens what it
+ * needs, prints {@value #READY}, waits for {@value #GO} on stdin (the start barrier) and then prints one event per
+ * line on stdout. Any unexpected exception ends the child with a stack trace on stderr and a non-zero status; the
+ * end of stdin (the test JVM is gone) ends it with status 3.
+ */
+final class QueueChild {
+
+    static final String READY = "READY";
+    static final String GO = "GO";
+    static final String CLAIMED = "CLAIMED";
+    static final String ACK = "ACK";
+    static final String ACKED = "ACKED";
+    static final String DONE = "DONE";
+    static final String PUT = "PUT";
+    static final String FULL = "FULL";
+    static final String LEASE_EXPIRED = "LEASE_EXPIRED";
+    static final String LOCKED = "LOCKED";
+    static final String HELD = "HELD";
+    static final String RELEASE = "RELEASE";
+    static final String RELEASED = "RELEASED";
+
+    static final String CONSUME = "consume";
+    static final String PUT_WITH_JOB_ID = "put-with-job-id";
+    static final String PUT_MANY_WITH_JOB_IDS = "put-many-with-job-ids";
+    static final String PUT_ONCE_AGAINST_LIMIT = "put-once-against-limit";
+    static final String PUT_BATCH_AGAINST_LIMIT = "put-batch-against-limit";
+    static final String PUT_ONE = "put-one";
+    static final String CLAIM_AND_WAIT = "claim-and-wait";
+    static final String ACK_FOREIGN = "ack-foreign";
+    static final String HOLD_WRITE_LOCK = "hold-write-lock";
+
+    private final PrintStream protocol;
+    private final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, UTF_8));
+    private final String payload = "from-" + ProcessHandle.current().pid();
+
+    private QueueChild(PrintStream protocol) {
+        this.protocol = protocol;
+    }
+
+    public static void main(String[] args) throws Exception {
+        // stdout carries the protocol only; anything else that writes to System.out (logging) goes to stderr
+        PrintStream protocol = new PrintStream(System.out, true, UTF_8);
+        System.setOut(System.err);
+        new QueueChild(protocol).run(args);
+        System.exit(0);
+    }
+
+    private void run(String[] args) throws Exception {
+        String mode = args[0];
+        switch (mode) {
+            case CONSUME -> consume(Path.of(args[1]));
+            case PUT_WITH_JOB_ID -> putWithJobId(Path.of(args[1]), args[2]);
+            case PUT_MANY_WITH_JOB_IDS -> putManyWithJobIds(Path.of(args[1]), Integer.parseInt(args[2]));
+            case PUT_ONCE_AGAINST_LIMIT -> putOnceAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]));
+            case PUT_BATCH_AGAINST_LIMIT ->
+                    putBatchAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
+            case PUT_ONE -> putOne(Path.of(args[1]));
+            case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
+            case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
+            case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    /** Claims and acks until the queue stays empty for a second; prints CLAIMED id attempts, ACKED id, DONE count. */
+    private void consume(Path directory) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            ready();
+            int count = 0;
+            while (true) {
+                Job<Object> job;
+                try {
+                    job = queue.get(Duration.ofSeconds(1));
+                } catch (QueueEmptyException empty) {
+                    break;
+                }
+                print(CLAIMED, job.id(), job.attempts());
+                queue.ack(job);
+                print(ACKED, job.id());
+                count++;
+            }
+            print(DONE, count);
+        }
+    }
+
+    private void putWithJobId(Path directory, String jobId) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            ready();
+            print(PUT, queue.put(payload, jobId));
+        }
+    }
+
+    /** Puts job ids job-0 … job-(count-1) in one batch and prints PUT with the comma-separated ids. */
+    private void putManyWithJobIds(Path directory, int count) throws IOException {
+        List<EnqueueItem<Object>> items = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            items.add(EnqueueItem.of(payload, "job-" + i));
+        }
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            ready();
+            print(PUT, join(queue.putMany(items)));
+        }
+    }
+
+    private void putOnceAgainstLimit(Path directory, long limit) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).maxPendingJobs(limit).build()) {
+            ready();
+            try {
+                print(PUT, queue.put(payload, null, Duration.ZERO));
+            } catch (QueueFullException full) {
+                print(FULL);
+            }
+        }
+    }
+
+    private void putBatchAgainstLimit(Path directory, long limit, int batchSize) throws IOException {
+        List<EnqueueItem<Object>> items = new ArrayList<>();
+        for (int i = 0; i < batchSize; i++) {
+            items.add(EnqueueItem.of(payload + "-" + i));
+        }
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).maxPendingJobs(limit).build()) {
+            ready();
+            try {
+                print(PUT, join(queue.putMany(items, Duration.ZERO)));
+            } catch (QueueFullException full) {
+                print(FULL);
+            }
+        }
+    }
+
+    private void putOne(Path directory) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            ready();
+            print(PUT, queue.put(payload), payload);
+        }
+    }
+
+    /** Claims one job, prints CLAIMED id attempts receipt, and acks it only when told to. */
+    private void claimAndWait(Path directory, String name, Duration lease) throws IOException {
+        DeliveryPolicy delivery = DeliveryPolicy.defaults().withLease(lease);
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name(name).delivery(delivery).build()) {
+            ready();
+            Job<Object> job = queue.get(Duration.ofSeconds(30));
+            print(CLAIMED, job.id(), job.attempts(), job.receipt());
+            await(ACK);
+            queue.ack(job);
+            print(ACKED, job.id());
+        }
+    }
+
+    /** Acks, through a queue of another name, a delivery claimed elsewhere; prints LEASE_EXPIRED or ACKED. */
+    private void ackForeign(Path directory, String name, long id, String receipt) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name(name).build()) {
+            ready();
+            try {
+                queue.ack(ForeignJobs.of(queue, id, receipt));
+                print(ACKED, id);
+            } catch (LeaseExpiredException expired) {
+                print(LEASE_EXPIRED, id);
+            }
+        }
+    }
+
+    /**
+     * Takes SQLite's write lock with a raw connection and keeps it for {@code holdMillis}, longer than SQLite's busy
+     * timeout, like a slow writer would; then reports HELD and commits once told to RELEASE.
+     */
+    private void holdWriteLock(Path file, long holdMillis) throws IOException, SQLException, InterruptedException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            ready();
+            statement.execute("BEGIN IMMEDIATE");
+            print(LOCKED);
+            Thread.sleep(holdMillis); // simulates the slow writer itself; nothing is awaited here
+            print(HELD);
+            await(RELEASE);
+            statement.execute("COMMIT");
+            print(RELEASED);
+        }
+    }
+
+    private void ready() throws IOException {
+        print(READY);
+        await(GO);
+    }
+
+    private void await(String command) throws IOException {
+        String line = commands.readLine();
+        if (line == null) {
+            System.err.println("stdin closed while waiting for " + command + "; the test JVM is gone");
+            System.exit(3);
+        }
+        if (!line.equals(command)) {
+            throw new IllegalStateException("expected command " + command + " but got " + line);
+        }
+    }
+
+    private void print(Object... words) {
+        protocol.println(Arrays.stream(words).map(String::valueOf).collect(Collectors.joining(" ")));
+    }
+
+    private static String join(List<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+}
