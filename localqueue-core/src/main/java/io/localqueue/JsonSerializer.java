@@ -1,12 +1,16 @@
 package io.localqueue;
 
 import java.util.Objects;
+import tools.jackson.core.json.JsonWriteFeature;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.core.util.Separators;
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The default format: UTF-8 JSON through Jackson, the same bytes the Python library writes, so a database can be
- * shared with it; a payload Jackson cannot write is refused before anything is stored.
+ * The default format: UTF-8 JSON through Jackson, spelled as the Python library's {@code json.dumps} spells it, so
+ * a database can be shared with it; a payload Jackson cannot write is refused before anything is stored.
  *
  * @param <T> the payload type
  */
@@ -15,7 +19,7 @@ public final class JsonSerializer<T> implements Serializer<T> {
     /** The identity reported in diagnostics, shared with the Python library's JSON serializer. */
     public static final String IDENTITY = "localqueue.JsonSerializer";
 
-    private static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder().build();
+    private static final JsonMapper DEFAULT_MAPPER = pythonCompatibleMapper();
 
     private final JsonMapper mapper;
     private final JavaType type;
@@ -58,6 +62,31 @@ public final class JsonSerializer<T> implements Serializer<T> {
      */
     public static JsonSerializer<Object> generic() {
         return of(Object.class);
+    }
+
+    /**
+     * Builds the default mapper, which writes the bytes Python's {@code json.dumps(value).encode("utf-8")} writes
+     * for the same value: {@code ", "} and {@code ": "} separators, every non-ASCII character written as a
+     * lower-case backslash-u escape (UTF-16 surrogate pairs beyond the BMP), slashes left alone. Only the spelling of
+     * very large or very small floating-point numbers differs ({@code 1.0E20} here, {@code 1e+20} in Python); both
+     * read either.
+     */
+    private static JsonMapper pythonCompatibleMapper() {
+        Separators separators = Separators.createDefaultInstance()
+                .withObjectNameValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEntrySpacing(Separators.Spacing.AFTER)
+                .withArrayElementSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("")
+                .withArrayEmptySeparator("");
+        DefaultPrettyPrinter printer = new DefaultPrettyPrinter(separators)
+                .withObjectIndenter(new DefaultPrettyPrinter.NopIndenter())
+                .withArrayIndenter(new DefaultPrettyPrinter.NopIndenter());
+        return JsonMapper.builder()
+                .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+                .disable(JsonWriteFeature.ESCAPE_FORWARD_SLASHES, JsonWriteFeature.WRITE_HEX_UPPER_CASE)
+                .defaultPrettyPrinter(printer)
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .build();
     }
 
     @Override

@@ -65,8 +65,17 @@ class JsonSerializerTest {
     }
 
     @Test
-    void writesCompactUtf8JsonForAnObject() {
-        assertThat(generic.serialize(Map.of("task", "x"))).isEqualTo(utf8("{\"task\":\"x\"}"));
+    void writesAnObjectAsPythonJsonDumpsDoes() {
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("task", "send/email");
+        value.put("tags", List.of(1, 2.5, true));
+        value.put("empty", Map.of());
+        value.put("none", List.of());
+        value.put("missing", null);
+
+        // json.dumps({"task": "send/email", "tags": [1, 2.5, True], "empty": {}, "none": [], "missing": None})
+        assertThat(generic.serialize(value)).isEqualTo(utf8(
+                "{\"task\": \"send/email\", \"tags\": [1, 2.5, true], \"empty\": {}, \"none\": [], \"missing\": null}"));
     }
 
     @Test
@@ -78,8 +87,9 @@ class JsonSerializerTest {
     }
 
     @Test
-    void writesNonAsciiTextAsUtf8Bytes() {
-        assertThat(generic.serialize("é")).containsExactly('"', 0xC3, 0xA9, '"');
+    void escapesNonAsciiTextAsPythonJsonDumpsDoes() {
+        // json.dumps("café 😀") == '"caf\\u00e9 \\ud83d\\ude00"'
+        assertThat(generic.serialize("caf\u00e9 \uD83D\uDE00")).isEqualTo(utf8("\"caf\\u00e9 \\ud83d\\ude00\""));
     }
 
     @Test
