@@ -333,6 +333,56 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
+     * Reports this queue's counts, ages and file facts from one consistent read snapshot; it never reclaims,
+     * checkpoints or writes, so expired leases still count as processing until something reclaims them.
+     *
+     * @return the snapshot
+     */
+    public QueueDiagnostics diagnostics() {
+        return engine.diagnostics(serializer.identity());
+    }
+
+    /**
+     * Runs a full integrity check of the whole database file, reporting at most 100 findings.
+     *
+     * @return the result; a damaged file gives {@code ok == false}, never an exception
+     */
+    public IntegrityCheckResult checkIntegrity() {
+        return checkIntegrity(IntegrityCheckMode.FULL, 100);
+    }
+
+    /**
+     * Runs SQLite's integrity check ({@code FULL}) or quick check ({@code QUICK}) and the foreign-key check over
+     * the whole database file; findings of both share the {@code maxErrors} budget.
+     *
+     * @param mode how thoroughly to check
+     * @param maxErrors how many findings to report at most, 1 to 1000
+     * @return the result; a damaged file gives {@code ok == false}, never an exception
+     */
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        requireArgument(mode, "mode");
+        if (maxErrors < 1 || maxErrors > 1000) {
+            throw new IllegalArgumentException("maxErrors must be between 1 and 1000, got " + maxErrors);
+        }
+        return engine.checkIntegrity(mode, maxErrors);
+    }
+
+    /**
+     * Copies the whole database file, while other threads and processes keep working, into a new directory
+     * holding a verified {@code localqueue.db}; the copy is one consistent snapshot, so a batch is in it wholly or
+     * not at all. On any failure nothing is left behind.
+     *
+     * @param destinationDirectory a directory that must not exist yet, inside an existing one, outside the queue
+     *                             directory
+     * @return what was copied and how it was verified
+     * @throws LocalQueueException when the directory already exists (caused by
+     *                             {@link java.nio.file.FileAlreadyExistsException}) or the copy fails
+     */
+    public BackupResult backup(Path destinationDirectory) {
+        return engine.backup(requireArgument(destinationDirectory, "destinationDirectory"));
+    }
+
+    /**
      * Lists the first 100 dead letters by id.
      *
      * @return the dead letters, each decoded on its own

@@ -244,6 +244,22 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Lends a reader connection, outside any transaction, for work that needs the JDBC connection itself.
+     *
+     * @param work what to do with it
+     * @param <R> the result type
+     * @return what {@code work} returned
+     */
+    public <R> R withReader(ConnectionWork<R> work) {
+        requireOpen();
+        try (Connection connection = readerPool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException | DataAccessException failure) {
+            throw SqliteErrors.wrap("reading " + file, failure);
+        }
+    }
+
+    /**
      * Runs single-statement reads on a reader connection borrowed per statement, outside any transaction.
      *
      * @param work the queries

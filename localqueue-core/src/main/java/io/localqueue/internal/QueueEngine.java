@@ -1,15 +1,20 @@
 package io.localqueue.internal;
 
+import io.localqueue.BackupResult;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.FailureReason;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
+import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -244,6 +249,33 @@ public final class QueueEngine {
             }
             return deleted;
         });
+    }
+
+    /** Takes the diagnostics snapshot of this queue, reading only. */
+    public QueueDiagnostics diagnostics(String serializerIdentity) {
+        ensureOpen();
+        return DiagnosticsStatements.collect(database, queue, serializerIdentity, delivery, durability,
+                maxPendingJobs, clock);
+    }
+
+    /** Checks the whole file; a damaged or unreadable file gives a failed result, not an exception. */
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        ensureOpen();
+        long start = System.nanoTime();
+        try {
+            return database.withReader(connection -> IntegrityStatements.check(connection, mode, maxErrors));
+        } catch (QueueClosedException closed) {
+            throw closed;
+        } catch (LocalQueueException unreadable) {
+            ensureOpen();
+            return IntegrityStatements.unreadable(mode, maxErrors, unreadable.getMessage(), start);
+        }
+    }
+
+    /** Copies the whole file, online, into a new directory and verifies the copy. */
+    public BackupResult backup(Path destination) {
+        ensureOpen();
+        return BackupOperation.run(database, destination);
     }
 
     /** Rebuilds the database file to return free pages to the filesystem. */

@@ -60,6 +60,13 @@ final class Schema {
             // Walks ready rows in claim order (due time, then id) without sorting, and skips rows not yet due.
             "CREATE INDEX IF NOT EXISTS idx_messages_claim ON messages(queue, status, available_at, id)");
 
+    /**
+     * The layout version this release reads and writes, kept in {@code PRAGMA user_version}. The layout shared
+     * with the Python library 1.x is 0 (neither library sets it); a release with an incompatible layout sets a
+     * higher number, and older releases refuse such a file instead of damaging it.
+     */
+    static final int LAYOUT_VERSION = 0;
+
     private Schema() {
     }
 
@@ -69,6 +76,11 @@ final class Schema {
      */
     static void requireLocalQueueDatabase(Connection connection, Path file) {
         try {
+            int layout = layoutVersion(connection);
+            if (layout > LAYOUT_VERSION) {
+                throw new LocalQueueException(file + " was written by a newer, incompatible localqueue (layout version "
+                        + layout + "; this version reads up to " + LAYOUT_VERSION + "); open it with that version");
+            }
             Set<String> tables = tables(connection);
             if (tables.contains("messages")) {
                 Set<String> missing = new LinkedHashSet<>(BASE_COLUMNS);
@@ -125,6 +137,14 @@ final class Schema {
         }
         return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
                 "idx_messages_queue_status", "idx_messages_claim"));
+    }
+
+    private static int layoutVersion(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
+            rows.next();
+            return rows.getInt(1);
+        }
     }
 
     private static Set<String> tables(Connection connection) throws SQLException {
