@@ -500,7 +500,7 @@ class SimpleQueueContractTest {
         assertThat(queue.listFailed()).singleElement().satisfies(dead -> {
             assertThat(dead.id()).isEqualTo(id);
             assertThat(dead.data()).isEqualTo(Map.of("task", "x"));
-            assertThat(dead.rawPayload()).isEqualTo("{\"task\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+            assertThat(dead.rawPayload()).isEqualTo("{\"task\": \"x\"}".getBytes(StandardCharsets.UTF_8));
             assertThat(dead.attempts()).isEqualTo(1);
             assertThat(dead.reason()).isEqualTo(FailureReason.EXPLICIT_PERMANENT_FAILURE);
             assertThat(dead.lastError()).isEqualTo("cannot do it");
