@@ -3,6 +3,7 @@ package io.localqueue;
 import io.localqueue.internal.ClaimedRow;
 import io.localqueue.internal.Database;
 import io.localqueue.internal.Durations;
+import io.localqueue.internal.Errors;
 import io.localqueue.internal.FailedRow;
 import io.localqueue.internal.NewJob;
 import io.localqueue.internal.QueueEngine;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -527,12 +529,33 @@ public final class SimpleQueue<T> implements AutoCloseable {
         return "SimpleQueue[name=" + name + ", file=" + database.file() + "]";
     }
 
+    /** Claims one job for a worker, or returns null when the timeout passes or {@code cancelled} turns true. */
+    @Nullable Job<T> claim(long timeoutNanos, BooleanSupplier cancelled) {
+        List<ClaimedRow> rows = engine.claim(timeoutNanos, 1, cancelled);
+        return rows.isEmpty() ? null : toJob(rows.get(0));
+    }
+
+    /** Wakes this JVM's threads waiting to claim from this queue, so they re-check their cancellation. */
+    void wakeWaiters() {
+        engine.wakeWaiters();
+    }
+
+    /** Returns a job after a handler failure; true when that made it a dead letter. */
+    boolean retry(Job<T> job, String lastError) {
+        return engine.nack(job.id(), job.receipt(), 0, lastError, FailureReason.RETRIES_EXHAUSTED);
+    }
+
+    /** Makes a job a dead letter with the given reason. */
+    void deadLetter(Job<T> job, String lastError, FailureReason reason) {
+        engine.fail(job.id(), job.receipt(), lastError, reason, null);
+    }
+
     private Job<T> toJob(ClaimedRow row) {
         T data;
         try {
             data = serializer.deserialize(row.payload());
         } catch (RuntimeException failure) {
-            String error = failure.getClass().getName() + ": " + failure.getMessage();
+            String error = Errors.describe(failure);
             engine.fail(row.id(), row.receipt(), error, FailureReason.INVALID_PAYLOAD, null);
             throw new LocalQueueException("job " + row.id() + " of queue '" + name + "' cannot be decoded by "
                     + serializer.identity() + " and was moved to the dead letters: " + error, failure);
@@ -547,7 +570,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
         try {
             data = serializer.deserialize(row.payload());
         } catch (RuntimeException failure) {
-            decodeError = failure.getClass().getName() + ": " + failure.getMessage();
+            decodeError = Errors.describe(failure);
         }
         return new FailedMessage<>(row.id(), data, row.payload(), row.attempts(),
                 FailureReason.fromStored(row.failureReason()), row.lastError(), row.failureCategory(),

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -108,9 +109,21 @@ public final class QueueEngine {
      * at least one.
      */
     public List<ClaimedRow> claim(long timeoutNanos, int limit) {
+        List<ClaimedRow> rows = claim(timeoutNanos, limit, () -> false);
+        if (rows.isEmpty()) {
+            throw new QueueEmptyException("queue '" + queue + "' is empty");
+        }
+        return rows;
+    }
+
+    /**
+     * Claims like {@link #claim(long, int)}, but returns an empty list instead of throwing when the timeout passes
+     * or when {@code cancelled} turns true; {@link #wakeWaiters()} makes a waiting call look at it at once.
+     */
+    public List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
         boolean nowait = timeoutNanos == 0;
         Deadline deadline = Deadline.after(timeoutNanos);
-        while (true) {
+        while (!cancelled.getAsBoolean()) {
             ensureOpen();
             long seen = database.changes().version(queue);
             if (lastClaimFound) {
@@ -128,9 +141,15 @@ public final class QueueEngine {
                 }
             }
             if (nowait || !awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
-                throw new QueueEmptyException("queue '" + queue + "' is empty");
+                return List.of();
             }
         }
+        return List.of();
+    }
+
+    /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
+    public void wakeWaiters() {
+        database.changes().signal(queue);
     }
 
     private List<ClaimedRow> claimNow(boolean nowait, int limit) {
