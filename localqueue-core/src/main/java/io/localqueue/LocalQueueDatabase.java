@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.Database;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -17,6 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  */
 public final class LocalQueueDatabase implements AutoCloseable {
+
+    /** The queue directory applications use when they name none, relative to the working directory. */
+    public static final String DEFAULT_DIRECTORY = "./data";
 
     /** The file name inside the queue directory; the Python library uses the same one. */
     public static final String FILE_NAME = Database.FILE_NAME;
@@ -70,6 +74,33 @@ public final class LocalQueueDatabase implements AutoCloseable {
      */
     public String sqliteVersion() {
         return database.sqliteVersion();
+    }
+
+    /**
+     * Lists the names of the queues that hold at least one job in the file, in name order, reading only.
+     *
+     * @return the queue names, including event-bus queues (named {@code __bus__:…})
+     */
+    public List<String> queueNames() {
+        if (closed.get()) {
+            throw new IllegalStateException("database handle for " + path + " is closed");
+        }
+        return database.queueNames();
+    }
+
+    /**
+     * Runs SQLite's integrity check ({@code FULL}) or quick check ({@code QUICK}) and the foreign-key check over
+     * the whole file, like {@link SimpleQueue#checkIntegrity(IntegrityCheckMode, int)}.
+     *
+     * @param mode how thoroughly to check
+     * @param maxErrors how many findings to report at most, 1 to 1000
+     * @return the result; a damaged file gives {@code ok == false}, never an exception
+     */
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        if (closed.get()) {
+            throw new IllegalStateException("database handle for " + path + " is closed");
+        }
+        return database.checkIntegrity(mode, maxErrors);
     }
 
     /**

@@ -362,10 +362,6 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @return the result; a damaged file gives {@code ok == false}, never an exception
      */
     public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
-        requireArgument(mode, "mode");
-        if (maxErrors < 1 || maxErrors > 1000) {
-            throw new IllegalArgumentException("maxErrors must be between 1 and 1000, got " + maxErrors);
-        }
         return engine.checkIntegrity(mode, maxErrors);
     }
 

@@ -3,6 +3,8 @@ package io.localqueue.internal;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.localqueue.DurabilityMode;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +60,13 @@ public final class Database implements AutoCloseable {
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private static final Map<Path, Database> OPEN = new HashMap<>();
+
+    private static final String QUEUE_NAMES = """
+            WITH RECURSIVE names(name) AS (
+                SELECT MIN(queue) FROM messages
+                UNION ALL
+                SELECT (SELECT MIN(queue) FROM messages WHERE queue > names.name) FROM names WHERE name IS NOT NULL)
+            SELECT name FROM names WHERE name IS NOT NULL""";
 
     private final Path directory;
     private final Path file;
@@ -273,6 +283,41 @@ public final class Database implements AutoCloseable {
         } catch (DataAccessException failure) {
             throw SqliteErrors.wrap("reading " + file, failure);
         }
+    }
+
+    /**
+     * Runs SQLite's integrity (or quick) check and the foreign-key check over the whole file; a damaged or
+     * unreadable file gives a failed result, never an exception.
+     *
+     * @param mode how thoroughly to check
+     * @param maxErrors how many findings to report at most, 1 to 1000
+     * @return the result
+     * @throws IllegalArgumentException when {@code mode} is null or {@code maxErrors} is out of range
+     */
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must not be null");
+        }
+        if (maxErrors < 1 || maxErrors > IntegrityStatements.MAX_ERRORS_LIMIT) {
+            throw new IllegalArgumentException("maxErrors must be between 1 and " + IntegrityStatements.MAX_ERRORS_LIMIT
+                    + ", got " + maxErrors);
+        }
+        long start = System.nanoTime();
+        try {
+            return withReader(connection -> IntegrityStatements.check(connection, mode, maxErrors));
+        } catch (LocalQueueException unreadable) {
+            return IntegrityStatements.unreadable(mode, maxErrors, unreadable.getMessage(), start);
+        }
+    }
+
+    /**
+     * Lists the distinct queue names in the file by skipping through the queue index, so the cost grows with the
+     * number of queues, not of jobs.
+     *
+     * @return the names in order
+     */
+    public List<String> queueNames() {
+        return read(jdbc -> jdbc.queryForList(QUEUE_NAMES, String.class));
     }
 
     /**

@@ -280,15 +280,9 @@ public final class QueueEngine {
     /** Checks the whole file; a damaged or unreadable file gives a failed result, not an exception. */
     public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
         ensureOpen();
-        long start = System.nanoTime();
-        try {
-            return database.withReader(connection -> IntegrityStatements.check(connection, mode, maxErrors));
-        } catch (QueueClosedException closed) {
-            throw closed;
-        } catch (LocalQueueException unreadable) {
-            ensureOpen();
-            return IntegrityStatements.unreadable(mode, maxErrors, unreadable.getMessage(), start);
-        }
+        IntegrityCheckResult result = database.checkIntegrity(mode, maxErrors);
+        ensureOpen();
+        return result;
     }
 
     /** Copies the whole file, online, into a new directory and verifies the copy. */

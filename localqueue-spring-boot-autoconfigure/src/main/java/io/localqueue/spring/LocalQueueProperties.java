@@ -1,0 +1,330 @@
+package io.localqueue.spring;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.Worker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of localqueue under {@code localqueue.*}: where the database lives, how commits reach the disk,
+ * delivery defaults and per-queue overrides, and how {@code @QueueListener} methods are run.
+ */
+@ConfigurationProperties("localqueue")
+public class LocalQueueProperties {
+
+    /**
+     * Directory holding the queue database file (localqueue.db); created when missing.
+     */
+    private Path path = Path.of(LocalQueueDatabase.DEFAULT_DIRECTORY);
+
+    /**
+     * How commits reach the disk: RELAXED (synchronous=NORMAL, may lose the last commits on an OS crash) or
+     * DURABLE (synchronous=FULL).
+     */
+    private DurabilityMode durability = DurabilityMode.RELAXED;
+
+    /**
+     * Lease and retry budget of every queue, unless a queue overrides them.
+     */
+    private final Delivery delivery = new Delivery();
+
+    /**
+     * Per-queue settings, keyed by queue name.
+     */
+    private final Map<String, Queue> queues = new LinkedHashMap<>();
+
+    /**
+     * Defaults for @QueueListener methods.
+     */
+    private final Listener listener = new Listener();
+
+    /**
+     * The localqueue actuator endpoint.
+     */
+    private final Actuator actuator = new Actuator();
+
+    /**
+     * The localqueue health indicator.
+     */
+    private final Health health = new Health();
+
+    public Path getPath() {
+        return path;
+    }
+
+    public void setPath(Path path) {
+        this.path = path;
+    }
+
+    public DurabilityMode getDurability() {
+        return durability;
+    }
+
+    public void setDurability(DurabilityMode durability) {
+        this.durability = durability;
+    }
+
+    public Delivery getDelivery() {
+        return delivery;
+    }
+
+    public Map<String, Queue> getQueues() {
+        return queues;
+    }
+
+    public Listener getListener() {
+        return listener;
+    }
+
+    public Actuator getActuator() {
+        return actuator;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    /**
+     * Returns the delivery policy of a queue: its own overrides on top of the global {@code localqueue.delivery}.
+     *
+     * @param queue the queue name
+     * @return the policy
+     */
+    public DeliveryPolicy deliveryFor(String queue) {
+        DeliveryPolicy global = delivery.toPolicy();
+        Queue settings = queues.get(queue);
+        return settings == null ? global : settings.getDelivery().applyTo(global);
+    }
+
+    /**
+     * Returns the pending-job limit of a queue, or null when it has none.
+     *
+     * @param queue the queue name
+     * @return the limit
+     */
+    public @Nullable Long maxPendingJobsFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null ? null : settings.getMaxPendingJobs();
+    }
+
+    /**
+     * Lease and retry budget.
+     */
+    public static class Delivery {
+
+        /**
+         * How long a claimed job stays leased before another worker may take it.
+         */
+        private Duration lease = DeliveryPolicy.DEFAULT_LEASE;
+
+        /**
+         * How many deliveries may follow the first before a failing job becomes a dead letter.
+         */
+        private int maxRetries = DeliveryPolicy.DEFAULT_MAX_RETRIES;
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public int getMaxRetries() {
+            return maxRetries;
+        }
+
+        public void setMaxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+
+        DeliveryPolicy toPolicy() {
+            return new DeliveryPolicy(lease, maxRetries);
+        }
+    }
+
+    /**
+     * Settings of one queue.
+     */
+    public static class Queue {
+
+        /**
+         * Most ready plus processing jobs the queue may hold; producers wait while it is full. Unlimited when
+         * unset.
+         */
+        private @Nullable Long maxPendingJobs;
+
+        /**
+         * Lease and retry budget of this queue; unset values fall back to localqueue.delivery.
+         */
+        private final DeliveryOverride delivery = new DeliveryOverride();
+
+        public @Nullable Long getMaxPendingJobs() {
+            return maxPendingJobs;
+        }
+
+        public void setMaxPendingJobs(@Nullable Long maxPendingJobs) {
+            this.maxPendingJobs = maxPendingJobs;
+        }
+
+        public DeliveryOverride getDelivery() {
+            return delivery;
+        }
+    }
+
+    /**
+     * A queue's own lease and retry budget.
+     */
+    public static class DeliveryOverride {
+
+        /**
+         * How long a claimed job of this queue stays leased.
+         */
+        private @Nullable Duration lease;
+
+        /**
+         * How many deliveries of this queue's jobs may follow the first.
+         */
+        private @Nullable Integer maxRetries;
+
+        public @Nullable Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(@Nullable Duration lease) {
+            this.lease = lease;
+        }
+
+        public @Nullable Integer getMaxRetries() {
+            return maxRetries;
+        }
+
+        public void setMaxRetries(@Nullable Integer maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+
+        DeliveryPolicy applyTo(DeliveryPolicy global) {
+            return new DeliveryPolicy(lease != null ? lease : global.lease(),
+                    maxRetries != null ? maxRetries : global.maxRetries());
+        }
+    }
+
+    /**
+     * Defaults for @QueueListener methods; each listener may override concurrency and auto-startup.
+     */
+    public static class Listener {
+
+        /**
+         * How many invocations of one listener method run at once.
+         */
+        private int concurrency = 1;
+
+        /**
+         * How long an idle listener waits for a job before looking again; new jobs wake it earlier.
+         */
+        private Duration pollInterval = Worker.DEFAULT_POLL_INTERVAL;
+
+        /**
+         * How often running jobs' leases are renewed; must be shorter than the lease. Unset means a third of each
+         * queue's lease.
+         */
+        private @Nullable Duration heartbeatInterval;
+
+        /**
+         * Whether listeners start with the application context.
+         */
+        private boolean autoStartup = true;
+
+        /**
+         * How long shutdown waits for running listener invocations to finish; jobs still running afterwards are
+         * delivered again once their leases expire.
+         */
+        private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
+
+        public int getConcurrency() {
+            return concurrency;
+        }
+
+        public void setConcurrency(int concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        public @Nullable Duration getHeartbeatInterval() {
+            return heartbeatInterval;
+        }
+
+        public void setHeartbeatInterval(@Nullable Duration heartbeatInterval) {
+            this.heartbeatInterval = heartbeatInterval;
+        }
+
+        public boolean isAutoStartup() {
+            return autoStartup;
+        }
+
+        public void setAutoStartup(boolean autoStartup) {
+            this.autoStartup = autoStartup;
+        }
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
+    /**
+     * The localqueue actuator endpoint.
+     */
+    public static class Actuator {
+
+        /**
+         * Whether the endpoint accepts POST /actuator/localqueue/{queue} to move one dead letter back to its
+         * queue.
+         */
+        private boolean retryEnabled = false;
+
+        public boolean isRetryEnabled() {
+            return retryEnabled;
+        }
+
+        public void setRetryEnabled(boolean retryEnabled) {
+            this.retryEnabled = retryEnabled;
+        }
+    }
+
+    /**
+     * The localqueue health indicator.
+     */
+    public static class Health {
+
+        /**
+         * How long the result of the quick integrity check is reused between health checks; the check reads the
+         * whole file.
+         */
+        private Duration integrityCheckInterval = Duration.ofMinutes(5);
+
+        public Duration getIntegrityCheckInterval() {
+            return integrityCheckInterval;
+        }
+
+        public void setIntegrityCheckInterval(Duration integrityCheckInterval) {
+            this.integrityCheckInterval = integrityCheckInterval;
+        }
+    }
+}

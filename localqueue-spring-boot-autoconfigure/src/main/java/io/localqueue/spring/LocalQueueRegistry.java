@@ -1,0 +1,149 @@
+package io.localqueue.spring;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.JsonSerializer;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.SimpleQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * The application's queues on the shared database: opens each queue once per payload type, with its configured
+ * delivery policy and pending-job limit, and closes them all when the context closes. Payloads are JSON.
+ */
+public class LocalQueueRegistry implements DisposableBean {
+
+    /** Queue names the event bus uses internally start with this; they are not listed as application queues. */
+    public static final String BUS_QUEUE_PREFIX = "__bus__:";
+
+    private final LocalQueueDatabase database;
+    private final LocalQueueProperties properties;
+    private final DeliveryPolicy defaultDelivery;
+    private final DurabilityMode durability;
+    private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
+    private final Set<String> used = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /**
+     * Creates the registry.
+     *
+     * @param database the shared database
+     * @param properties the per-queue settings
+     * @param defaultDelivery the policy of queues without their own
+     * @param durability how every queue commits
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, LocalQueueProperties properties,
+                              DeliveryPolicy defaultDelivery, DurabilityMode durability) {
+        this.database = database;
+        this.properties = properties;
+        this.defaultDelivery = defaultDelivery;
+        this.durability = durability;
+    }
+
+    /**
+     * Returns the queue with payloads mapped to {@code type}, opening it on first use.
+     *
+     * @param name the queue name
+     * @param type the payload class
+     * @param <T> the payload type
+     * @return the shared queue object; do not close it
+     * @throws IllegalStateException once the registry is closed
+     */
+    @SuppressWarnings("unchecked")
+    public <T> SimpleQueue<T> queue(String name, Class<T> type) {
+        if (closed) {
+            throw new IllegalStateException("localqueue registry is closed");
+        }
+        used.add(name);
+        return (SimpleQueue<T>) queues.computeIfAbsent(new Key(name, type), key -> open(name, type));
+    }
+
+    /**
+     * Returns the queue for writing payloads of any type as JSON.
+     *
+     * @param name the queue name
+     * @return the shared queue object; do not close it
+     */
+    public SimpleQueue<Object> queue(String name) {
+        return queue(name, Object.class);
+    }
+
+    /**
+     * Returns the delivery policy a queue is configured with.
+     *
+     * @param name the queue name
+     * @return its own policy, or the default one
+     */
+    public DeliveryPolicy deliveryFor(String name) {
+        LocalQueueProperties.Queue settings = properties.getQueues().get(name);
+        return settings == null ? defaultDelivery : settings.getDelivery().applyTo(defaultDelivery);
+    }
+
+    /**
+     * Returns the pending-job limit a queue is configured with.
+     *
+     * @param name the queue name
+     * @return the limit, or null for none
+     */
+    public @Nullable Long maxPendingJobsFor(String name) {
+        return properties.maxPendingJobsFor(name);
+    }
+
+    /**
+     * Lists the application's queues: those configured, those used through this registry, and those holding
+     * jobs in the file (event-bus queues excluded), in name order.
+     *
+     * @return the names
+     */
+    public List<String> queueNames() {
+        Set<String> names = new TreeSet<>(properties.getQueues().keySet());
+        names.addAll(used);
+        for (String name : database.queueNames()) {
+            if (!name.startsWith(BUS_QUEUE_PREFIX)) {
+                names.add(name);
+            }
+        }
+        return new ArrayList<>(names);
+    }
+
+    /**
+     * Returns the shared database.
+     *
+     * @return the database handle
+     */
+    public LocalQueueDatabase database() {
+        return database;
+    }
+
+    /**
+     * Closes every queue this registry opened; the database stays open.
+     */
+    @Override
+    public void destroy() {
+        closed = true;
+        queues.values().forEach(SimpleQueue::close);
+        queues.clear();
+    }
+
+    private <T> SimpleQueue<T> open(String name, Class<T> type) {
+        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
+                .name(name)
+                .delivery(deliveryFor(name))
+                .durability(durability);
+        Long limit = maxPendingJobsFor(name);
+        if (limit != null) {
+            builder.maxPendingJobs(limit);
+        }
+        return builder.build();
+    }
+
+    private record Key(String name, Class<?> type) {
+    }
+}

@@ -1,0 +1,67 @@
+package io.localqueue.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method that handles the jobs of a queue. The method takes the payload (any JSON-mappable type) or
+ * {@code Job<T>}; returning acknowledges the job, throwing retries it until its delivery budget is spent, and an
+ * exception listed in {@link #permanentErrors()} makes it a dead letter at once. String attributes accept
+ * {@code ${…}} placeholders.
+ *
+ * <pre>{@code
+ * @QueueListener(queue = "emails", concurrency = "${mail.workers:4}", permanentErrors = InvalidAddress.class)
+ * void send(Email email) { mailer.send(email); }
+ * }</pre>
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface QueueListener {
+
+    /**
+     * The queue to consume.
+     *
+     * @return a queue name or placeholder
+     */
+    String queue();
+
+    /**
+     * The listener's id, used in logs, thread names and the registry; defaults to "bean.method".
+     *
+     * @return an id or placeholder
+     */
+    String id() default "";
+
+    /**
+     * How many invocations run at once; defaults to {@code localqueue.listener.concurrency}.
+     *
+     * @return a positive number or placeholder
+     */
+    String concurrency() default "";
+
+    /**
+     * Exceptions (and their subclasses) that make a job a dead letter at once instead of being retried.
+     *
+     * @return exception types
+     */
+    Class<? extends Throwable>[] permanentErrors() default {};
+
+    /**
+     * Whether the listener starts with the context ("true"/"false"); defaults to
+     * {@code localqueue.listener.auto-startup}.
+     *
+     * @return a boolean or placeholder
+     */
+    String autoStartup() default "";
+
+    /**
+     * The bean name of the {@code QueueListenerContainerFactory} to build this listener's container with.
+     *
+     * @return a bean name, or empty for the default factory
+     */
+    String containerFactory() default "";
+}

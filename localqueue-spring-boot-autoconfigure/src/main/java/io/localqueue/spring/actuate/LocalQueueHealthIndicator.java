@@ -1,0 +1,76 @@
+package io.localqueue.spring.actuate;
+
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.spring.LocalQueueRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Health of the queue file: DOWN when it cannot be read or its quick integrity check fails (the check reads the
+ * whole file, so its result is reused for a configurable interval); the details list each queue's counts and the
+ * check's findings.
+ */
+public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
+
+    private static final int MAX_FINDINGS = 10;
+
+    private final LocalQueueRegistry queues;
+    private final Duration integrityInterval;
+    private final Clock clock;
+    private @Nullable IntegrityCheckResult lastCheck;
+    private @Nullable Instant lastCheckAt;
+
+    /**
+     * Creates the indicator.
+     *
+     * @param queues the application's queues
+     * @param integrityInterval how long a quick integrity check's result is reused
+     * @param clock the clock that times that reuse
+     */
+    public LocalQueueHealthIndicator(LocalQueueRegistry queues, Duration integrityInterval, Clock clock) {
+        super("localqueue health check failed");
+        this.queues = queues;
+        this.integrityInterval = integrityInterval;
+        this.clock = clock;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        IntegrityCheckResult integrity = integrity();
+        Map<String, Object> details = new LinkedHashMap<>();
+        for (String name : queues.queueNames()) {
+            QueueDiagnostics diagnostics = queues.queue(name).diagnostics();
+            Map<String, @Nullable Object> queue = new LinkedHashMap<>();
+            queue.put("ready", diagnostics.ready());
+            queue.put("processing", diagnostics.processing());
+            queue.put("failed", diagnostics.failed());
+            queue.put("expiredLeases", diagnostics.expiredLeases());
+            queue.put("oldestAvailableAgeSeconds", diagnostics.oldestAvailableAgeSeconds());
+            details.put(name, queue);
+        }
+        builder.status(integrity.ok() ? "UP" : "DOWN")
+                .withDetail("file", queues.database().file().toString())
+                .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages())
+                .withDetail("queues", details);
+    }
+
+    private synchronized IntegrityCheckResult integrity() {
+        Instant now = clock.instant();
+        IntegrityCheckResult cached = lastCheck;
+        if (cached != null && lastCheckAt != null && now.isBefore(lastCheckAt.plus(integrityInterval))) {
+            return cached;
+        }
+        IntegrityCheckResult fresh = queues.database().checkIntegrity(IntegrityCheckMode.QUICK, MAX_FINDINGS);
+        lastCheck = fresh;
+        lastCheckAt = now;
+        return fresh;
+    }
+}

@@ -1,0 +1,113 @@
+package io.localqueue.spring.actuate;
+
+import io.localqueue.Job;
+import io.localqueue.JobOutcome;
+import io.localqueue.QueueStats;
+import io.localqueue.WorkerObserver;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}), counter
+ * {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
+ * {@code outcome}). Gauges read counts cached for one second, so a scrape costs one query per queue at most.
+ */
+public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalQueueMetrics.class);
+    private static final long CACHE_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final LocalQueueRegistry queues;
+    private final Map<String, CachedStats> stats = new ConcurrentHashMap<>();
+    private final Set<String> gauged = ConcurrentHashMap.newKeySet();
+    private volatile @Nullable MeterRegistry registry;
+
+    /**
+     * Creates the meters' source.
+     *
+     * @param queues the application's queues
+     */
+    public LocalQueueMetrics(LocalQueueRegistry queues) {
+        this.queues = queues;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meterRegistry) {
+        this.registry = meterRegistry;
+        try {
+            queues.queueNames().forEach(this::registerGauges);
+        } catch (RuntimeException unreadable) {
+            log.warn("Cannot list localqueue queues for metrics", unreadable);
+        }
+    }
+
+    @Override
+    public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
+        MeterRegistry meters = registry;
+        if (meters == null) {
+            return;
+        }
+        String queue = job.queueName();
+        registerGauges(queue);
+        Counter.builder("localqueue.jobs.processed")
+                .description("Jobs whose handler finished, by outcome")
+                .tag("queue", queue).tag("outcome", outcome.tag())
+                .register(meters).increment();
+        Timer.builder("localqueue.job.duration")
+                .description("Time spent in job handlers")
+                .tag("queue", queue).tag("outcome", outcome.tag())
+                .register(meters).record(handlerTime);
+    }
+
+    private void registerGauges(String queue) {
+        MeterRegistry meters = registry;
+        if (meters == null || !gauged.add(queue)) {
+            return;
+        }
+        gauge(meters, queue, "ready", QueueStats::ready);
+        gauge(meters, queue, "processing", QueueStats::processing);
+        gauge(meters, queue, "acked", QueueStats::acked);
+        gauge(meters, queue, "failed", QueueStats::failed);
+    }
+
+    private void gauge(MeterRegistry meters, String queue, String state, ToLongFunction<QueueStats> count) {
+        Gauge.builder("localqueue.jobs", () -> {
+                    QueueStats current = stats(queue);
+                    return current == null ? Double.NaN : count.applyAsLong(current);
+                })
+                .description("Jobs in the queue by state")
+                .tag("queue", queue).tag("state", state)
+                .register(meters);
+    }
+
+    private @Nullable QueueStats stats(String queue) {
+        CachedStats cached = stats.get(queue);
+        long now = System.nanoTime();
+        if (cached != null && now - cached.readAt < CACHE_NANOS) {
+            return cached.stats;
+        }
+        try {
+            QueueStats fresh = queues.queue(queue).stats();
+            stats.put(queue, new CachedStats(fresh, now));
+            return fresh;
+        } catch (RuntimeException unreadable) {
+            log.debug("Cannot read stats of queue '{}'", queue, unreadable);
+            return null;
+        }
+    }
+
+    private record CachedStats(QueueStats stats, long readAt) {
+    }
+}

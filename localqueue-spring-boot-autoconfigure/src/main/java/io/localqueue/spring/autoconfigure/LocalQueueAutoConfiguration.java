@@ -1,0 +1,20 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.SimpleQueue;
+import io.localqueue.spring.LocalQueueProperties;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of localqueue: the shared database on its own SQLite pool (never the application's
+ * {@code DataSource}), the delivery and durability defaults, the queue registry, the {@code LocalQueueTemplate}
+ * and the {@code @QueueListener} machinery; each bean backs off when the application defines its own.
+ */
+@AutoConfiguration
+@ConditionalOnClass(SimpleQueue.class)
+@EnableConfigurationProperties(LocalQueueProperties.class)
+@Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class})
+public final class LocalQueueAutoConfiguration {
+}

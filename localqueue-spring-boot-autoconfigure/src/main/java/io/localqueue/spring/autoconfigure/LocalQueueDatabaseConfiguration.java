@@ -1,0 +1,46 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.LocalQueueTemplate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class LocalQueueDatabaseConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeliveryPolicy localQueueDeliveryPolicy(LocalQueueProperties properties) {
+        return new DeliveryPolicy(properties.getDelivery().getLease(), properties.getDelivery().getMaxRetries());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DurabilityMode localQueueDurabilityMode(LocalQueueProperties properties) {
+        return properties.getDurability();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    LocalQueueDatabase localQueueDatabase(LocalQueueProperties properties) {
+        return LocalQueueDatabase.open(properties.getPath());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, LocalQueueProperties properties,
+                                          DeliveryPolicy delivery, DurabilityMode durability) {
+        return new LocalQueueRegistry(database, properties, delivery, durability);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues) {
+        return new LocalQueueTemplate(queues);
+    }
+}

@@ -1,0 +1,31 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.actuate.LocalQueueHealthIndicator;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code localqueue} health indicator, when Spring Boot's health support is present and
+ * {@code management.health.localqueue.enabled} is not false.
+ */
+@AutoConfiguration(after = LocalQueueAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(LocalQueueRegistry.class)
+@ConditionalOnEnabledHealthIndicator("localqueue")
+public final class LocalQueueHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "localqueueHealthIndicator")
+    LocalQueueHealthIndicator localqueueHealthIndicator(LocalQueueRegistry queues, LocalQueueProperties properties) {
+        return new LocalQueueHealthIndicator(queues, properties.getHealth().getIntegrityCheckInterval(),
+                Clock.systemUTC());
+    }
+}

@@ -1,0 +1,67 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.WorkerObserver;
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
+import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
+import io.localqueue.spring.listener.QueueListenerContainerFactory;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+
+@Configuration(proxyBeanMethods = false)
+class QueueListenerConfiguration {
+
+    /** The name of the container factory that {@code @QueueListener} methods use unless they name another. */
+    static final String DEFAULT_FACTORY = "localQueueListenerContainerFactory";
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static QueueListenerAnnotationBeanPostProcessor queueListenerAnnotationBeanPostProcessor() {
+        return new QueueListenerAnnotationBeanPostProcessor();
+    }
+
+    @Bean(name = DEFAULT_FACTORY)
+    @ConditionalOnMissingBean(name = DEFAULT_FACTORY)
+    QueueListenerContainerFactory localQueueListenerContainerFactory(LocalQueueRegistry queues,
+                                                                     LocalQueueProperties properties,
+                                                                     ObjectProvider<WorkerObserver> observers) {
+        return new DefaultQueueListenerContainerFactory(queues, properties.getListener(),
+                composite(observers.orderedStream().toList()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueListenerEndpointRegistry queueListenerEndpointRegistry(QueueListenerAnnotationBeanPostProcessor collector,
+                                                                BeanFactory beanFactory) {
+        QueueListenerContainerFactory defaultFactory = beanFactory.getBean(DEFAULT_FACTORY,
+                QueueListenerContainerFactory.class);
+        return new QueueListenerEndpointRegistry(collector, beanFactory, defaultFactory);
+    }
+
+    private static WorkerObserver composite(List<WorkerObserver> observers) {
+        if (observers.isEmpty()) {
+            return WorkerObserver.NONE;
+        }
+        if (observers.size() == 1) {
+            return observers.get(0);
+        }
+        return new WorkerObserver() {
+            @Override
+            public void jobFinished(io.localqueue.Job<?> job, io.localqueue.JobOutcome outcome, Duration handlerTime,
+                                    @Nullable Throwable error) {
+                observers.forEach(observer -> observer.jobFinished(job, outcome, handlerTime, error));
+            }
+        };
+    }
+}

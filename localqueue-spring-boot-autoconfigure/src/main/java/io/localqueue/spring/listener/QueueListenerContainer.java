@@ -1,0 +1,87 @@
+package io.localqueue.spring.listener;
+
+import io.localqueue.Worker;
+import java.util.function.Supplier;
+
+/**
+ * Runs one listener endpoint: a {@link Worker} over its queue, created afresh on every start, since a worker
+ * runs once.
+ */
+public class QueueListenerContainer {
+
+    private final QueueListenerEndpoint endpoint;
+    private final Supplier<Worker<?>> workers;
+    private final boolean autoStartup;
+    private volatile Worker<?> worker;
+
+    /**
+     * Creates a stopped container.
+     *
+     * @param endpoint the listener it runs
+     * @param workers makes a configured, unstarted worker
+     * @param autoStartup whether the registry starts it with the context
+     */
+    public QueueListenerContainer(QueueListenerEndpoint endpoint, Supplier<Worker<?>> workers, boolean autoStartup) {
+        this.endpoint = endpoint;
+        this.workers = workers;
+        this.autoStartup = autoStartup;
+        this.worker = workers.get();
+    }
+
+    /**
+     * Starts consuming; does nothing when already running.
+     */
+    public synchronized void start() {
+        if (worker.isRunning()) {
+            return;
+        }
+        Worker<?> fresh = workers.get();
+        worker = fresh;
+        fresh.start();
+    }
+
+    /**
+     * Stops consuming and waits, up to the shutdown timeout, for running invocations to finish.
+     *
+     * @return true when every invocation finished in time
+     */
+    public synchronized boolean stop() {
+        return worker.stop();
+    }
+
+    /**
+     * Returns whether the container is consuming.
+     *
+     * @return true while running
+     */
+    public boolean isRunning() {
+        return worker.isRunning();
+    }
+
+    /**
+     * Returns how many invocations are running right now.
+     *
+     * @return the number of jobs in hand
+     */
+    public int activeJobs() {
+        return worker.activeJobs();
+    }
+
+    /**
+     * Returns whether the registry starts this container with the context.
+     *
+     * @return the auto-startup flag
+     */
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    /**
+     * Returns the listener this container runs.
+     *
+     * @return the endpoint
+     */
+    public QueueListenerEndpoint endpoint() {
+        return endpoint;
+    }
+}

@@ -1,0 +1,18 @@
+package io.localqueue.spring.listener;
+
+/**
+ * Builds the container that runs a listener endpoint; name a bean of this type in
+ * {@code @QueueListener(containerFactory = …)} to run some listeners differently.
+ */
+@FunctionalInterface
+public interface QueueListenerContainerFactory {
+
+    /**
+     * Creates a stopped container for an endpoint; invalid settings (such as a heartbeat not shorter than the
+     * queue's lease) throw {@link IllegalArgumentException} naming them.
+     *
+     * @param endpoint the listener
+     * @return the container
+     */
+    QueueListenerContainer createContainer(QueueListenerEndpoint endpoint);
+}

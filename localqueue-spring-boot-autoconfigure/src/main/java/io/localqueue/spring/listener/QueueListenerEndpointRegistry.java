@@ -1,0 +1,149 @@
+package io.localqueue.spring.listener;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the {@code @QueueListener} containers after every other bean is ready (a late lifecycle phase) and stops
+ * them first on shutdown, all at once, each waiting up to its shutdown timeout for running invocations.
+ */
+public class QueueListenerEndpointRegistry implements SmartLifecycle, DisposableBean {
+
+    /** Starts after, and stops before, ordinary lifecycle beans such as web servers' graceful shutdown. */
+    public static final int PHASE = Integer.MAX_VALUE - 1000;
+
+    private static final Logger log = LoggerFactory.getLogger(QueueListenerEndpointRegistry.class);
+
+    private final QueueListenerAnnotationBeanPostProcessor collector;
+    private final BeanFactory beanFactory;
+    private final QueueListenerContainerFactory defaultFactory;
+    private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
+    private volatile boolean running;
+
+    /**
+     * Creates the registry.
+     *
+     * @param collector where the annotated endpoints are collected
+     * @param beanFactory where named container factories are looked up
+     * @param defaultFactory the factory of endpoints that name none
+     */
+    public QueueListenerEndpointRegistry(QueueListenerAnnotationBeanPostProcessor collector, BeanFactory beanFactory,
+                                         QueueListenerContainerFactory defaultFactory) {
+        this.collector = collector;
+        this.beanFactory = beanFactory;
+        this.defaultFactory = defaultFactory;
+    }
+
+    @Override
+    public synchronized void start() {
+        for (QueueListenerEndpoint endpoint : collector.endpoints()) {
+            if (!containers.containsKey(endpoint.id())) {
+                containers.put(endpoint.id(), factoryFor(endpoint).createContainer(endpoint));
+            } else if (containers.get(endpoint.id()).endpoint() != endpoint) {
+                throw new IllegalStateException("two @QueueListener methods have the id '" + endpoint.id() + "'");
+            }
+        }
+        for (QueueListenerContainer container : containers.values()) {
+            if (container.isAutoStartup()) {
+                container.start();
+                log.debug("Started @QueueListener '{}' on queue '{}'", container.endpoint().id(),
+                        container.endpoint().queue());
+            }
+        }
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        stopAll();
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        inThread("localqueue-listener-stop", this::stopAll).whenComplete((ignored, failure) -> callback.run());
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    @Override
+    public void destroy() {
+        stopAll();
+    }
+
+    /**
+     * Returns the container of a listener.
+     *
+     * @param id the listener id
+     * @return the container, or null when no listener has that id
+     */
+    public synchronized @Nullable QueueListenerContainer getListenerContainer(String id) {
+        return containers.get(id);
+    }
+
+    /**
+     * Returns every listener container.
+     *
+     * @return the containers, in discovery order
+     */
+    public synchronized Collection<QueueListenerContainer> getListenerContainers() {
+        return Collections.unmodifiableList(new ArrayList<>(containers.values()));
+    }
+
+    private void stopAll() {
+        List<QueueListenerContainer> all;
+        synchronized (this) {
+            running = false;
+            all = new ArrayList<>(containers.values());
+        }
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
+        for (QueueListenerContainer container : all) {
+            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> {
+                if (!container.stop()) {
+                    log.warn("@QueueListener '{}' did not finish its running jobs in time; they will be delivered "
+                            + "again after their leases", container.endpoint().id());
+                }
+            }));
+        }
+        CompletableFuture.allOf(stops.toArray(new CompletableFuture<?>[0])).join();
+    }
+
+    /** Runs on a thread of its own: stops block for seconds, and the common pool may have a single thread. */
+    private static CompletableFuture<Void> inThread(String name, Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                task.run();
+                done.complete(null);
+            } catch (RuntimeException | Error failure) {
+                done.completeExceptionally(failure);
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        return done;
+    }
+
+    private QueueListenerContainerFactory factoryFor(QueueListenerEndpoint endpoint) {
+        String name = endpoint.containerFactory();
+        return name == null ? defaultFactory : beanFactory.getBean(name, QueueListenerContainerFactory.class);
+    }
+}
