@@ -54,6 +54,10 @@ class ConfigurationReferenceTest {
 
     private static Map<String, String> documentedDefaults() throws IOException {
         String guide = Files.readString(GUIDE);
+        int start = guide.indexOf("## Configuration reference");
+        assertThat(start).as("the guide's configuration reference section").isNotNegative();
+        int end = guide.indexOf("\n#", start + 1);
+        guide = guide.substring(start, end < 0 ? guide.length() : end);
         Map<String, String> rows = new LinkedHashMap<>();
         Matcher matcher = ROW.matcher(guide);
         while (matcher.find()) {
