@@ -81,7 +81,7 @@ public final class QueueEngine {
                     jdbc -> EnqueueStatements.insert(jdbc, queue, jobs, delivery.maxAttempts(), clock.millis(),
                             maxPendingJobs));
             if (outcome.ids() != null) {
-                database.changes().signal(queue);
+                wakeWaiters();
                 return outcome.ids();
             }
             if (outcome.impossible()) {
@@ -165,7 +165,7 @@ public final class QueueEngine {
             throw busy;
         }
         if (claim.reclaimed() > 0) {
-            database.changes().signal(queue);
+            wakeWaiters();
         }
         lastClaimFound = !claim.rows().isEmpty();
         return claim.rows();
@@ -176,7 +176,7 @@ public final class QueueEngine {
         boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
                 jdbc -> LeaseStatements.ack(jdbc, queue, id, receipt, clock.millis()));
         requireLease(done, id);
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /**
@@ -192,7 +192,7 @@ public final class QueueEngine {
             return LeaseStatements.nack(jdbc, queue, id, receipt, now, availableAt, lastError, exhaustedReason);
         });
         requireLease(status != null, id);
-        database.changes().signal(queue);
+        wakeWaiters();
         return status == Schema.STATUS_FAILED;
     }
 
@@ -202,7 +202,7 @@ public final class QueueEngine {
         boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
                 jdbc -> LeaseStatements.fail(jdbc, queue, id, receipt, clock.millis(), lastError, reason, category));
         requireLease(done, id);
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /**
@@ -226,7 +226,7 @@ public final class QueueEngine {
         int moved = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
                 jdbc -> ClaimStatements.reclaim(jdbc, queue, clock.millis()));
         if (moved > 0) {
-            database.changes().signal(queue);
+            wakeWaiters();
         }
         return moved;
     }
@@ -255,7 +255,7 @@ public final class QueueEngine {
             MaintenanceStatements.retryFailed(jdbc, queue, id, clock.millis());
             return null;
         });
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /** Deletes acked (and optionally failed) rows last changed before now minus {@code olderThanMillis}. */
@@ -299,7 +299,7 @@ public final class QueueEngine {
     /** Marks the queue closed and wakes its waiters, which then throw {@link QueueClosedException}. */
     public void close() {
         closed = true;
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /** Tells whether {@link #close()} was called. */
