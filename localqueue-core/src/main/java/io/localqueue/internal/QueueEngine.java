@@ -173,7 +173,8 @@ public final class QueueEngine {
 
     /** Acknowledges a delivery. */
     public void ack(long id, String receipt) {
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+        ensureOpen();
+        boolean done = database.writeGrouped(durability,
                 jdbc -> LeaseStatements.ack(jdbc, queue, id, receipt, clock.millis()));
         requireLease(done, id);
         wakeWaiters();
@@ -186,7 +187,8 @@ public final class QueueEngine {
      */
     public boolean nack(long id, String receipt, long delayMillis, @Nullable String lastError,
                         FailureReason exhaustedReason) {
-        Integer status = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+        ensureOpen();
+        Integer status = database.writeGrouped(durability, jdbc -> {
             long now = clock.millis();
             Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
             return LeaseStatements.nack(jdbc, queue, id, receipt, now, availableAt, lastError, exhaustedReason);
@@ -199,7 +201,8 @@ public final class QueueEngine {
     /** Makes a delivery a dead letter with the given reason. */
     public void fail(long id, String receipt, @Nullable String lastError, FailureReason reason,
                      @Nullable String category) {
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+        ensureOpen();
+        boolean done = database.writeGrouped(durability,
                 jdbc -> LeaseStatements.fail(jdbc, queue, id, receipt, clock.millis(), lastError, reason, category));
         requireLease(done, id);
         wakeWaiters();
@@ -212,7 +215,8 @@ public final class QueueEngine {
      */
     public long extendLease(long id, String receipt, long leaseMillis) {
         long[] leaseUntil = new long[1];
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+        ensureOpen();
+        boolean done = database.writeGrouped(durability, jdbc -> {
             long now = clock.millis();
             leaseUntil[0] = Durations.addToTimestamp(now, leaseMillis, "duration");
             return LeaseStatements.extend(jdbc, queue, id, receipt, now, leaseUntil[0]);
