@@ -7,6 +7,7 @@ import io.localqueue.internal.Errors;
 import io.localqueue.internal.FailedRow;
 import io.localqueue.internal.NewJob;
 import io.localqueue.internal.QueueEngine;
+import io.localqueue.internal.Settlement;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A durable job queue in a SQLite file that many threads and processes can share: jobs survive restarts, each
@@ -41,6 +44,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public static final String DEFAULT_NAME = "default";
 
     private static final long FOREVER = Durations.FOREVER;
+    private static final Logger log = LoggerFactory.getLogger(SimpleQueue.class);
 
     private final QueueEngine engine;
     private final Database database;
@@ -525,25 +529,41 @@ public final class SimpleQueue<T> implements AutoCloseable {
         return "SimpleQueue[name=" + name + ", file=" + database.file() + "]";
     }
 
-    /** Claims one job for a worker, or returns null when the timeout passes or {@code cancelled} turns true. */
-    @Nullable Job<T> claim(long timeoutNanos, BooleanSupplier cancelled) {
-        List<ClaimedRow> rows = engine.claim(timeoutNanos, 1, cancelled);
-        return rows.isEmpty() ? null : toJob(rows.get(0));
+    /**
+     * Claims up to {@code limit} jobs in one transaction for a worker, in claim order; empty when the timeout passes
+     * or {@code cancelled} turns true. A job whose payload cannot be decoded is dead-lettered and left out.
+     */
+    List<Job<T>> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
+        List<ClaimedRow> rows = engine.claim(timeoutNanos, limit, cancelled);
+        List<Job<T>> jobs = new ArrayList<>(rows.size());
+        for (ClaimedRow row : rows) {
+            try {
+                jobs.add(toJob(row));
+            } catch (LocalQueueException undecodable) {
+                log.error("Skipping a job of queue '{}' that cannot be decoded", name, undecodable);
+            }
+        }
+        return jobs;
+    }
+
+    /** Settles many deliveries in one transaction, each under its own fence. */
+    List<Settlement.Result> settle(List<Settlement> settlements) {
+        return engine.settle(settlements);
+    }
+
+    /** Hands back a claimed job that no handler started, without counting the delivery. */
+    boolean release(Job<T> job) {
+        return engine.release(job.id(), job.receipt());
+    }
+
+    /** Returns the time on this queue's clock, epoch milliseconds. */
+    long now() {
+        return engine.clock().millis();
     }
 
     /** Wakes this JVM's threads waiting to claim from this queue, so they re-check their cancellation. */
     void wakeWaiters() {
         engine.wakeWaiters();
-    }
-
-    /** Returns a job after a handler failure; true when that made it a dead letter. */
-    boolean retry(Job<T> job, String lastError) {
-        return engine.nack(job.id(), job.receipt(), 0, lastError, FailureReason.RETRIES_EXHAUSTED);
-    }
-
-    /** Makes a job a dead letter with the given reason. */
-    void deadLetter(Job<T> job, String lastError, FailureReason reason) {
-        engine.fail(job.id(), job.receipt(), lastError, reason, null);
     }
 
     private Job<T> toJob(ClaimedRow row) {

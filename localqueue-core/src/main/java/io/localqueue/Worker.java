@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.Durations;
 import io.localqueue.internal.Errors;
+import io.localqueue.internal.Settlement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,8 @@ public final class Worker<T> implements AutoCloseable {
     private final AtomicInteger livePollers = new AtomicInteger();
     private final AtomicReference<@Nullable Throwable> fatal = new AtomicReference<>();
     private volatile State state = State.NEW;
+    private final JobFeed<T> feed;
+    private final Settler<T> settler;
     private @Nullable ExecutorService pollers;
     private @Nullable ScheduledExecutorService heartbeats;
 
@@ -80,6 +83,8 @@ public final class Worker<T> implements AutoCloseable {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.observer = builder.observer;
         this.name = builder.name != null ? builder.name : queue.name();
+        this.feed = new JobFeed<>(queue, concurrency, pollNanos, () -> state != State.RUNNING);
+        this.settler = new Settler<>(queue, this.name, this::report);
     }
 
     /**
@@ -135,6 +140,7 @@ public final class Worker<T> implements AutoCloseable {
             pollers = threads;
             livePollers.set(concurrency);
             state = State.RUNNING;
+            settler.start();
             for (int i = 0; i < concurrency; i++) {
                 threads.execute(this::pollLoop);
             }
@@ -190,6 +196,7 @@ public final class Worker<T> implements AutoCloseable {
             threads = pollers;
         }
         queue.wakeWaiters();
+        feed.wake();
         boolean finished = true;
         if (threads != null) {
             threads.shutdown();
@@ -205,6 +212,8 @@ public final class Worker<T> implements AutoCloseable {
                 threads.shutdownNow();
             }
         }
+        settler.drainAndStop();
+        feed.releaseAll();
         synchronized (lifecycle) {
             state = State.STOPPED;
             shutdownHeartbeats();
@@ -253,7 +262,7 @@ public final class Worker<T> implements AutoCloseable {
             while (state == State.RUNNING) {
                 Job<T> job;
                 try {
-                    job = queue.claim(pollNanos, () -> state != State.RUNNING);
+                    job = feed.next();
                 } catch (QueueClosedException closed) {
                     log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
                     return;
@@ -286,6 +295,8 @@ public final class Worker<T> implements AutoCloseable {
     private void finish() {
         synchronized (lifecycle) {
             if (state != State.STOPPED) {
+                settler.drainAndStop();
+                feed.releaseAll();
                 state = State.STOPPED;
                 shutdownHeartbeats();
                 ExecutorService threads = pollers;
@@ -297,6 +308,7 @@ public final class Worker<T> implements AutoCloseable {
         }
     }
 
+    /** Runs the handler, then settles the job on the settler thread (or, without one, on this thread). */
     private void process(Job<T> job) {
         active.incrementAndGet();
         Delivery<T> delivery = new Delivery<>(job);
@@ -314,52 +326,67 @@ public final class Worker<T> implements AutoCloseable {
             }
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        try {
-            JobOutcome outcome = settle(delivery, error);
-            notifyObserver(job, outcome, took, error);
-        } finally {
-            active.decrementAndGet();
+        feed.handled(took);
+        Throwable thrown = error;
+        if (delivery.leaseLost) {
+            log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
+                    job.id(), queue.name());
+            finished(job, JobOutcome.DISCARDED, took, thrown);
+        } else {
+            settler.submit(new Settler.Pending<>(job, settlementOf(job, thrown), took, thrown));
         }
-        if (error instanceof VirtualMachineError vmError) {
+        if (thrown instanceof VirtualMachineError vmError) {
             throw vmError;
         }
     }
 
-    private JobOutcome settle(Delivery<T> delivery, @Nullable Throwable error) {
-        Job<T> job = delivery.job;
-        String queueName = queue.name();
-        if (delivery.leaseLost) {
-            log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
-                    job.id(), queueName);
-            return JobOutcome.DISCARDED;
+    private Settlement settlementOf(Job<T> job, @Nullable Throwable error) {
+        if (error == null) {
+            return new Settlement(job.id(), job.receipt(), Settlement.Kind.ACK, null, null);
         }
+        String lastError = Errors.describe(error);
+        return isPermanent(error)
+                ? new Settlement(job.id(), job.receipt(), Settlement.Kind.DEAD_LETTER, lastError,
+                        FailureReason.PERMANENT_HANDLER_ERROR)
+                : new Settlement(job.id(), job.receipt(), Settlement.Kind.RETRY, lastError, null);
+    }
+
+    /** Reports a committed settlement: logs what deserves it and tells the observer. */
+    private void report(Settler.Pending<T> pending, Settlement.Result result) {
+        Job<T> job = pending.job();
+        Throwable error = pending.error();
+        String queueName = queue.name();
+        JobOutcome outcome = switch (result) {
+            case ACKED -> JobOutcome.ACKED;
+            case RETRIED -> {
+                log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
+                        job.attempts() + 1, pending.settlement().lastError());
+                yield JobOutcome.RETRIED;
+            }
+            case DEAD_LETTERED -> {
+                if (pending.settlement().kind() == Settlement.Kind.DEAD_LETTER) {
+                    log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName,
+                            error);
+                } else {
+                    log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
+                            job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
+                }
+                yield JobOutcome.DEAD_LETTERED;
+            }
+            case LEASE_LOST -> {
+                log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
+                        + "discarded and the job will be delivered again", job.id(), queueName);
+                yield JobOutcome.DISCARDED;
+            }
+        };
+        finished(job, outcome, pending.handlerTime(), error);
+    }
+
+    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
         try {
-            if (error == null) {
-                queue.ack(job);
-                return JobOutcome.ACKED;
-            }
-            String lastError = Errors.describe(error);
-            if (isPermanent(error)) {
-                queue.deadLetter(job, lastError, FailureReason.PERMANENT_HANDLER_ERROR);
-                log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
-                return JobOutcome.DEAD_LETTERED;
-            }
-            if (queue.retry(job, lastError)) {
-                log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
-                        job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
-                return JobOutcome.DEAD_LETTERED;
-            }
-            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
-                    job.attempts() + 1, lastError);
-            return JobOutcome.RETRIED;
-        } catch (LeaseExpiredException expired) {
-            log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is discarded "
-                    + "and the job will be delivered again", job.id(), queueName);
-            return JobOutcome.DISCARDED;
-        } catch (LocalQueueException failure) {
-            log.error("Recording the result of job {} in queue '{}' failed; the job will be delivered again after "
-                    + "its lease", job.id(), queueName, failure);
-            return JobOutcome.DISCARDED;
+            notifyObserver(job, outcome, took, error);
+        } finally {
+            active.decrementAndGet();
         }
     }
 

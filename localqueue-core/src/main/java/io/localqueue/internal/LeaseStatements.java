@@ -1,7 +1,10 @@
 package io.localqueue.internal;
 
 import io.localqueue.FailureReason;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -35,11 +38,50 @@ final class LeaseStatements {
 
     private static final String EXTEND = "UPDATE messages SET lease_until = ?, updated_at = ?" + FENCE;
 
+    /**
+     * Hands back a delivery that no handler started: ready again at once, in its old place, and the claim not
+     * counted against the job's delivery budget.
+     */
+    private static final String RELEASE = """
+            UPDATE messages
+               SET status = 0, attempts = MAX(attempts - 1, 0), receipt = NULL, lease_until = NULL, updated_at = ?"""
+            + FENCE;
+
     private LeaseStatements() {
     }
 
     static boolean ack(JdbcTemplate jdbc, String queue, long id, String receipt, long now) {
         return jdbc.update(ACK, now, id, queue, receipt, now) == 1;
+    }
+
+    /**
+     * Acknowledges many deliveries with one prepared statement, each under its own fence.
+     *
+     * @param ids the message ids
+     * @param receipts their receipts, index by index
+     * @return for each delivery, whether its fence matched
+     */
+    static boolean[] ackAll(JdbcTemplate jdbc, String queue, long[] ids, String[] receipts, long now) {
+        int[] counts = jdbc.batchUpdate(ACK, new BatchPreparedStatementSetter() {
+            @Override
+            public void setValues(PreparedStatement statement, int index) throws SQLException {
+                statement.setLong(1, now);
+                statement.setLong(2, ids[index]);
+                statement.setString(3, queue);
+                statement.setString(4, receipts[index]);
+                statement.setLong(5, now);
+            }
+
+            @Override
+            public int getBatchSize() {
+                return ids.length;
+            }
+        });
+        boolean[] matched = new boolean[ids.length];
+        for (int i = 0; i < counts.length; i++) {
+            matched[i] = counts[i] == 1;
+        }
+        return matched;
     }
 
     /**
@@ -57,6 +99,10 @@ final class LeaseStatements {
     static boolean fail(JdbcTemplate jdbc, String queue, long id, String receipt, long now,
                         @Nullable String lastError, FailureReason reason, @Nullable String category) {
         return jdbc.update(FAIL, lastError, reason.value(), category, now, id, queue, receipt, now) == 1;
+    }
+
+    static boolean release(JdbcTemplate jdbc, String queue, long id, String receipt, long now) {
+        return jdbc.update(RELEASE, now, id, queue, receipt, now) == 1;
     }
 
     static boolean extend(JdbcTemplate jdbc, String queue, long id, String receipt, long now, long leaseUntil) {

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -206,6 +207,82 @@ public final class QueueEngine {
                 jdbc -> LeaseStatements.fail(jdbc, queue, id, receipt, clock.millis(), lastError, reason, category));
         requireLease(done, id);
         wakeWaiters();
+    }
+
+    /**
+     * Settles many deliveries in one write transaction, each under its own fence.
+     *
+     * @return one result per settlement, in order
+     */
+    public List<Settlement.Result> settle(List<Settlement> settlements) {
+        ensureOpen();
+        List<Settlement.Result> results = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+                jdbc -> settleAll(jdbc, settlements, clock.millis()));
+        wakeWaiters();
+        return results;
+    }
+
+    /** Acknowledgements go in one batched statement; the rarer retries and dead letters one by one. */
+    private List<Settlement.Result> settleAll(JdbcTemplate jdbc, List<Settlement> settlements, long now) {
+        Settlement.Result[] results = new Settlement.Result[settlements.size()];
+        int acks = 0;
+        for (Settlement settlement : settlements) {
+            if (settlement.kind() == Settlement.Kind.ACK) {
+                acks++;
+            }
+        }
+        long[] ids = new long[acks];
+        String[] receipts = new String[acks];
+        int[] positions = new int[acks];
+        int next = 0;
+        for (int i = 0; i < settlements.size(); i++) {
+            Settlement settlement = settlements.get(i);
+            if (settlement.kind() == Settlement.Kind.ACK) {
+                ids[next] = settlement.id();
+                receipts[next] = settlement.receipt();
+                positions[next++] = i;
+            } else {
+                results[i] = settleOne(jdbc, settlement, now);
+            }
+        }
+        if (acks > 0) {
+            boolean[] matched = LeaseStatements.ackAll(jdbc, queue, ids, receipts, now);
+            for (int i = 0; i < acks; i++) {
+                results[positions[i]] = matched[i] ? Settlement.Result.ACKED : Settlement.Result.LEASE_LOST;
+            }
+        }
+        return List.of(results);
+    }
+
+    private Settlement.Result settleOne(JdbcTemplate jdbc, Settlement settlement, long now) {
+        long id = settlement.id();
+        String receipt = settlement.receipt();
+        return switch (settlement.kind()) {
+            case ACK -> throw new IllegalStateException("acknowledgements are settled in one batch");
+            case RETRY -> {
+                Integer status = LeaseStatements.nack(jdbc, queue, id, receipt, now, null, settlement.lastError(),
+                        FailureReason.RETRIES_EXHAUSTED);
+                yield status == null ? Settlement.Result.LEASE_LOST
+                        : status == Schema.STATUS_FAILED ? Settlement.Result.DEAD_LETTERED : Settlement.Result.RETRIED;
+            }
+            case DEAD_LETTER -> LeaseStatements.fail(jdbc, queue, id, receipt, now, settlement.lastError(),
+                    settlement.reason() != null ? settlement.reason() : FailureReason.PERMANENT_HANDLER_ERROR, null)
+                    ? Settlement.Result.DEAD_LETTERED : Settlement.Result.LEASE_LOST;
+        };
+    }
+
+    /**
+     * Hands back a delivery no handler started, without counting it as a delivery; false when its lease was already
+     * gone.
+     */
+    public boolean release(long id, String receipt) {
+        ensureOpen();
+        boolean done = database.writeGrouped(durability,
+                jdbc -> LeaseStatements.release(jdbc, queue, id, receipt, clock.millis()));
+        if (done) {
+            wakeWaiters();
+        }
+        return done;
     }
 
     /**
