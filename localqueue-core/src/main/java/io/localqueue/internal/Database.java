@@ -87,9 +87,10 @@ public final class Database implements AutoCloseable {
         this.directory = directory;
         this.file = file;
         this.sqliteVersion = sqliteVersion;
-        this.writerPool = pool("localqueue-writer", dataSource(url, 0), 1);
+        this.writerPool = pool("localqueue-writer", new StatementCachingDataSource(dataSource(url, 0)), 1);
         try {
-            this.readerPool = pool("localqueue-reader", dataSource(url, READ_BUSY_TIMEOUT_MS), READER_POOL_SIZE);
+            this.readerPool = pool("localqueue-reader",
+                    new StatementCachingDataSource(dataSource(url, READ_BUSY_TIMEOUT_MS)), READER_POOL_SIZE);
         } catch (RuntimeException failure) {
             writerPool.close();
             throw failure;
