@@ -614,6 +614,39 @@ class WorkerTest {
     }
 
     @Test
+    void handlerOutlivingAStopIsRedeliveredElsewhereAndItsLateResultDiscarded() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
+        SimpleQueue<Object> queue = queue(policy);
+        long id = queue.put("stubborn");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> {
+            started.countDown();
+            awaitIgnoringInterrupts(release);
+        }).heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
+        stuck.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+
+        // The stopped worker renews nothing any more, so the lease runs out and a new worker gets the job.
+        SimpleQueue<Object> later = queue(policy);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
+                .pollInterval(Duration.ofMillis(50)).build());
+        next.start();
+        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
+        assertThat(attempts).containsExactly(1);
+
+        release.countDown();
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(later.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    @Test
     void stopThatTimesOutDoesNotSpendTheLastDeliveryOfAJob() throws Exception {
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 0);
         SimpleQueue<Object> queue = queue(policy);
@@ -704,7 +737,7 @@ class WorkerTest {
         assertThat(observer.outcomes()).hasSize(200).containsOnly(JobOutcome.ACKED);
     }
 
-    // ---------------------------------------------------------------- helpers
+    // ---------------------------------------------------------------- support
 
     private SimpleQueue<Object> queue(DeliveryPolicy policy) {
         SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("work").delivery(policy).build();
@@ -738,6 +771,20 @@ class WorkerTest {
                 assertThat(row.next()).isTrue();
                 return row.getString(1);
             }
+        }
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (latch.getCount() > 0) {
+            try {
+                latch.await();
+            } catch (InterruptedException ignored) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
