@@ -200,8 +200,8 @@ public final class Worker<T> implements AutoCloseable {
                 finished = false;
             }
             if (!finished) {
-                log.warn("Worker for queue '{}' stopped with {} handler(s) still running; their jobs stay leased and "
-                        + "will be delivered again when the leases expire", name, active.get());
+                log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay leased "
+                        + "and will be delivered again when the leases expire", name, queue.name(), active.get());
                 threads.shutdownNow();
             }
         }
@@ -255,10 +255,10 @@ public final class Worker<T> implements AutoCloseable {
                 try {
                     job = queue.claim(pollNanos, () -> state != State.RUNNING);
                 } catch (QueueClosedException closed) {
-                    log.info("Queue '{}' was closed; its worker stops", name);
+                    log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
                     return;
                 } catch (LocalQueueException | IllegalStateException failure) {
-                    log.warn("Claiming from queue '{}' failed; trying again", name, failure);
+                    log.warn("Worker '{}' failed to claim from queue '{}'; trying again", name, queue.name(), failure);
                     pause();
                     continue;
                 }
@@ -268,7 +268,7 @@ public final class Worker<T> implements AutoCloseable {
             }
         } catch (Error error) {
             fatal.compareAndSet(null, error);
-            log.error("Worker for queue '{}' stops after a fatal error", name, error);
+            log.error("Worker '{}' on queue '{}' stops after a fatal error", name, queue.name(), error);
             synchronized (lifecycle) {
                 if (state == State.RUNNING) {
                     state = State.STOPPING;
@@ -327,9 +327,10 @@ public final class Worker<T> implements AutoCloseable {
 
     private JobOutcome settle(Delivery<T> delivery, @Nullable Throwable error) {
         Job<T> job = delivery.job;
+        String queueName = queue.name();
         if (delivery.leaseLost) {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
-                    job.id(), name);
+                    job.id(), queueName);
             return JobOutcome.DISCARDED;
         }
         try {
@@ -340,24 +341,24 @@ public final class Worker<T> implements AutoCloseable {
             String lastError = Errors.describe(error);
             if (isPermanent(error)) {
                 queue.deadLetter(job, lastError, FailureReason.PERMANENT_HANDLER_ERROR);
-                log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), name, error);
+                log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
                 return JobOutcome.DEAD_LETTERED;
             }
             if (queue.retry(job, lastError)) {
                 log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
-                        job.id(), name, job.attempts() + 1, queue.delivery().maxAttempts(), error);
+                        job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
                 return JobOutcome.DEAD_LETTERED;
             }
-            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), name,
+            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
                     job.attempts() + 1, lastError);
             return JobOutcome.RETRIED;
         } catch (LeaseExpiredException expired) {
             log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is discarded "
-                    + "and the job will be delivered again", job.id(), name);
+                    + "and the job will be delivered again", job.id(), queueName);
             return JobOutcome.DISCARDED;
         } catch (LocalQueueException failure) {
             log.error("Recording the result of job {} in queue '{}' failed; the job will be delivered again after "
-                    + "its lease", job.id(), name, failure);
+                    + "its lease", job.id(), queueName, failure);
             return JobOutcome.DISCARDED;
         }
     }
@@ -390,12 +391,12 @@ public final class Worker<T> implements AutoCloseable {
             if (!delivery.settling) {
                 delivery.leaseLost = true;
                 log.warn("Lease of job {} in queue '{}' could not be renewed; the handler's result will be discarded",
-                        delivery.job.id(), name);
+                        delivery.job.id(), queue.name());
             }
             throw new LeaseLost();
         } catch (LocalQueueException failure) {
             log.warn("Renewing the lease of job {} in queue '{}' failed; trying again at the next heartbeat",
-                    delivery.job.id(), name, failure);
+                    delivery.job.id(), queue.name(), failure);
         }
     }
 
@@ -422,7 +423,7 @@ public final class Worker<T> implements AutoCloseable {
         try {
             observer.jobFinished(job, outcome, took, error);
         } catch (RuntimeException failure) {
-            log.warn("Worker observer failed for job {} in queue '{}'", job.id(), name, failure);
+            log.warn("Worker observer failed for job {} in queue '{}'", job.id(), queue.name(), failure);
         }
     }
 

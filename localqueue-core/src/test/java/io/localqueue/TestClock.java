@@ -8,25 +8,26 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A clock that stands still until a test moves it, so leases expire and delays pass without sleeping.
+ * A clock that stands still until a test moves it, so leases expire and delays pass without sleeping; public so
+ * that tests in other packages can drive a queue's time.
  */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
 
     /** A fixed, millisecond-aligned starting point. */
-    static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+    public static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
 
     private final AtomicReference<Instant> now;
 
-    TestClock() {
+    public TestClock() {
         this(START);
     }
 
-    TestClock(Instant start) {
+    public TestClock(Instant start) {
         this.now = new AtomicReference<>(start);
     }
 
     /** Moves the clock forward and returns the new time. */
-    Instant advance(Duration amount) {
+    public Instant advance(Duration amount) {
         return now.updateAndGet(current -> current.plus(amount));
     }
 

@@ -76,6 +76,7 @@ public final class Database implements AutoCloseable {
     private final JdbcTemplate readJdbc;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ChangeNotifier changes;
+    private final GroupCommit groupCommit = new GroupCommit(this);
     private final String sqliteVersion;
     private @Nullable SQLiteConnection preparedWriter;
     private @Nullable DurabilityMode preparedMode;
@@ -169,6 +170,20 @@ public final class Database implements AutoCloseable {
      */
     public <R> R write(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, WriteWork<R> work) {
         return retrying(mode, budgetNanos, ensureOpen, connection -> attempt(connection, work));
+    }
+
+    /**
+     * Runs one small statement in a write transaction shared with the statements other threads submit at the same
+     * moment (group commit), and returns its result after that transaction commits.
+     *
+     * @param mode the durability of this statement's commit; the shared commit uses the strongest asked for
+     * @param statement the statement; an exception it throws fails this call alone
+     * @param <R> the result type
+     * @return what {@code statement} returned
+     */
+    public <R> R writeGrouped(DurabilityMode mode, WriteWork<R> statement) {
+        requireOpen();
+        return groupCommit.submit(mode, statement);
     }
 
     /**

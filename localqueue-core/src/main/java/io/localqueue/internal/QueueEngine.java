@@ -81,7 +81,7 @@ public final class QueueEngine {
                     jdbc -> EnqueueStatements.insert(jdbc, queue, jobs, delivery.maxAttempts(), clock.millis(),
                             maxPendingJobs));
             if (outcome.ids() != null) {
-                database.changes().signal(queue);
+                wakeWaiters();
                 return outcome.ids();
             }
             if (outcome.impossible()) {
@@ -165,7 +165,7 @@ public final class QueueEngine {
             throw busy;
         }
         if (claim.reclaimed() > 0) {
-            database.changes().signal(queue);
+            wakeWaiters();
         }
         lastClaimFound = !claim.rows().isEmpty();
         return claim.rows();
@@ -173,10 +173,11 @@ public final class QueueEngine {
 
     /** Acknowledges a delivery. */
     public void ack(long id, String receipt) {
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+        ensureOpen();
+        boolean done = database.writeGrouped(durability,
                 jdbc -> LeaseStatements.ack(jdbc, queue, id, receipt, clock.millis()));
         requireLease(done, id);
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /**
@@ -186,23 +187,25 @@ public final class QueueEngine {
      */
     public boolean nack(long id, String receipt, long delayMillis, @Nullable String lastError,
                         FailureReason exhaustedReason) {
-        Integer status = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+        ensureOpen();
+        Integer status = database.writeGrouped(durability, jdbc -> {
             long now = clock.millis();
             Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
             return LeaseStatements.nack(jdbc, queue, id, receipt, now, availableAt, lastError, exhaustedReason);
         });
         requireLease(status != null, id);
-        database.changes().signal(queue);
+        wakeWaiters();
         return status == Schema.STATUS_FAILED;
     }
 
     /** Makes a delivery a dead letter with the given reason. */
     public void fail(long id, String receipt, @Nullable String lastError, FailureReason reason,
                      @Nullable String category) {
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
+        ensureOpen();
+        boolean done = database.writeGrouped(durability,
                 jdbc -> LeaseStatements.fail(jdbc, queue, id, receipt, clock.millis(), lastError, reason, category));
         requireLease(done, id);
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /**
@@ -212,7 +215,8 @@ public final class QueueEngine {
      */
     public long extendLease(long id, String receipt, long leaseMillis) {
         long[] leaseUntil = new long[1];
-        boolean done = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen, jdbc -> {
+        ensureOpen();
+        boolean done = database.writeGrouped(durability, jdbc -> {
             long now = clock.millis();
             leaseUntil[0] = Durations.addToTimestamp(now, leaseMillis, "duration");
             return LeaseStatements.extend(jdbc, queue, id, receipt, now, leaseUntil[0]);
@@ -226,7 +230,7 @@ public final class QueueEngine {
         int moved = database.write(durability, Database.WRITE_BUDGET_NANOS, ensureOpen,
                 jdbc -> ClaimStatements.reclaim(jdbc, queue, clock.millis()));
         if (moved > 0) {
-            database.changes().signal(queue);
+            wakeWaiters();
         }
         return moved;
     }
@@ -255,7 +259,7 @@ public final class QueueEngine {
             MaintenanceStatements.retryFailed(jdbc, queue, id, clock.millis());
             return null;
         });
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /** Deletes acked (and optionally failed) rows last changed before now minus {@code olderThanMillis}. */
@@ -299,7 +303,7 @@ public final class QueueEngine {
     /** Marks the queue closed and wakes its waiters, which then throw {@link QueueClosedException}. */
     public void close() {
         closed = true;
-        database.changes().signal(queue);
+        wakeWaiters();
     }
 
     /** Tells whether {@link #close()} was called. */

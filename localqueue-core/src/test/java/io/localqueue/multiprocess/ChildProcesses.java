@@ -21,13 +21,18 @@ final class ChildProcesses implements AutoCloseable {
     private @Nullable Path scratch;
 
     /** Starts one child running {@link QueueChild} in {@code mode} with the given arguments. */
-    synchronized JvmProcess start(String label, String mode, Object... arguments) {
+    JvmProcess start(String label, String mode, Object... arguments) {
+        return start(label, QueueChild.class, mode, arguments);
+    }
+
+    /** Starts one child running another child main class of this package in {@code mode}. */
+    synchronized JvmProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
         List<String> words = new ArrayList<>();
         words.add(mode);
         for (Object argument : arguments) {
             words.add(String.valueOf(argument));
         }
-        JvmProcess child = JvmProcess.start(label, scratch(), QueueChild.class, words);
+        JvmProcess child = JvmProcess.start(label, scratch(), mainClass, words);
         started.add(child);
         return child;
     }

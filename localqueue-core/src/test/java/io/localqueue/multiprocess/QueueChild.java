@@ -9,11 +9,13 @@ import io.localqueue.Job;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
+import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -46,6 +48,7 @@ final class QueueChild {
     static final String HELD = "HELD";
     static final String RELEASE = "RELEASE";
     static final String RELEASED = "RELEASED";
+    static final String OPENED = "OPENED";
 
     static final String CONSUME = "consume";
     static final String PUT_WITH_JOB_ID = "put-with-job-id";
@@ -56,6 +59,7 @@ final class QueueChild {
     static final String CLAIM_AND_WAIT = "claim-and-wait";
     static final String ACK_FOREIGN = "ack-foreign";
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
+    static final String OPEN = "open";
 
     private final PrintStream protocol;
     private final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, UTF_8));
@@ -86,6 +90,7 @@ final class QueueChild {
             case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
             case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
             case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
+            case OPEN -> open(Path.of(args[1]));
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
     }
@@ -204,6 +209,23 @@ final class QueueChild {
             await(RELEASE);
             statement.execute("COMMIT");
             print(RELEASED);
+        }
+    }
+
+    /**
+     * Opens a queue on {@code directory} only once told to GO, having first loaded every class and the SQLite native
+     * library on a scratch queue, so that children released together open the file at nearly the same moment;
+     * prints OPENED with the stats ready processing acked failed.
+     */
+    private void open(Path directory) throws IOException {
+        Path warmUp = Files.createTempDirectory("warm-up-");
+        try (SimpleQueue<Object> scratch = SimpleQueue.builder(warmUp).build()) {
+            scratch.stats();
+        }
+        ready();
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            QueueStats stats = queue.stats();
+            print(OPENED, stats.ready(), stats.processing(), stats.acked(), stats.failed());
         }
     }
 

@@ -1,0 +1,346 @@
+package io.localqueue.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.Job;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.SimpleQueue;
+import io.localqueue.TestClock;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A file this library writes follows the conventions of the Python library's files, column by column. */
+class WrittenFileConventionsTest {
+
+    /** A clock reading with milliseconds, so that a timestamp in seconds or microseconds would show. */
+    private static final Instant START = Instant.parse("2030-01-01T00:00:00.123Z");
+    private static final long START_MILLIS = 1_893_456_000_123L;
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final int MAX_RETRIES = 2;
+
+    @TempDir
+    Path dir;
+
+    private final TestClock clock = new TestClock(START);
+    private SimpleQueue<Object> queue;
+    private Path file;
+
+    @BeforeEach
+    void openQueue() {
+        queue = SimpleQueue.builder(dir).name("emails").delivery(new DeliveryPolicy(LEASE, MAX_RETRIES)).clock(clock)
+                .build();
+        file = dir.resolve(LocalQueueDatabase.FILE_NAME);
+    }
+
+    @AfterEach
+    void closeQueue() {
+        queue.close();
+    }
+
+    @Test
+    void messagesHasTheReferenceColumnsTypesAndConstraintsInOrder() throws SQLException {
+        assertThat(tableInfo(file)).containsExactly(
+                column(0, "id", "INTEGER", 0, null, 1),
+                column(1, "queue", "TEXT", 1, null, 0),
+                column(2, "payload", "BLOB", 1, null, 0),
+                column(3, "status", "INTEGER", 1, null, 0),
+                column(4, "attempts", "INTEGER", 1, "0", 0),
+                column(5, "max_attempts", "INTEGER", 1, null, 0),
+                column(6, "available_at", "INTEGER", 1, null, 0),
+                column(7, "lease_until", "INTEGER", 0, null, 0),
+                column(8, "receipt", "TEXT", 0, null, 0),
+                column(9, "last_error", "TEXT", 0, null, 0),
+                column(10, "failure_reason", "TEXT", 0, null, 0),
+                column(11, "failure_category", "TEXT", 0, null, 0),
+                column(12, "job_id", "TEXT", 0, null, 0),
+                column(13, "dedup_key", "TEXT", 0, null, 0),
+                column(14, "dedup_fingerprint", "TEXT", 0, null, 0),
+                column(15, "created_at", "INTEGER", 1, null, 0),
+                column(16, "updated_at", "INTEGER", 1, null, 0));
+    }
+
+    @Test
+    void messagesIsDeclaredAsInAFileThePythonLibraryCreated() throws SQLException, IOException {
+        Path python = Files.createDirectories(dir.resolve("python")).resolve(LocalQueueDatabase.FILE_NAME);
+        PythonLayout.V1_4.create(python).close();
+
+        assertThat(tableInfo(file)).isEqualTo(tableInfo(python));
+        for (String index : List.of("idx_messages_job_id", "idx_messages_dedup_key", "idx_messages_queue_status")) {
+            assertThat(indexColumns(file, index)).as(index).isEqualTo(indexColumns(python, index));
+            assertThat(whereClause(file, index)).as(index).isEqualTo(whereClause(python, index));
+        }
+        assertThat(indexList(file)).containsAll(indexList(python));
+    }
+
+    @Test
+    void idIsAnAutoincrementKeySoIdsAreNeverReused() throws SQLException {
+        long first = queue.put("first");
+        queue.ack(queue.getNowait());
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(queue.purge(Duration.ZERO)).isEqualTo(1);
+
+        long second = queue.put("second");
+
+        assertThat(second).isEqualTo(first + 1);
+        assertThat(normalized(RawSqlite.schema(file).get("table messages")))
+                .containsPattern("(?i)\\bid INTEGER PRIMARY KEY AUTOINCREMENT\\b");
+        assertThat(RawSqlite.query(file, "SELECT name, seq FROM sqlite_sequence"))
+                .containsExactly(Map.of("name", "messages", "seq", second));
+    }
+
+    @Test
+    void messagesHasTheThreeReferenceIndexesAndTheClaimIndexOnly() throws SQLException {
+        assertThat(indexList(file)).containsExactlyInAnyOrder(
+                index("idx_messages_job_id", 1, 1),
+                index("idx_messages_dedup_key", 1, 1),
+                index("idx_messages_queue_status", 0, 0),
+                index("idx_messages_claim", 0, 0));
+        assertThat(indexColumns(file, "idx_messages_job_id")).containsExactly("queue", "job_id");
+        assertThat(indexColumns(file, "idx_messages_dedup_key")).containsExactly("queue", "dedup_key");
+        assertThat(indexColumns(file, "idx_messages_queue_status"))
+                .containsExactly("queue", "status", "available_at", "lease_until");
+        assertThat(indexColumns(file, "idx_messages_claim")).containsExactly("queue", "status", "available_at", "id");
+        assertThat(whereClause(file, "idx_messages_job_id")).isEqualTo("WHERE job_id IS NOT NULL");
+        assertThat(whereClause(file, "idx_messages_dedup_key")).isEqualTo("WHERE dedup_key IS NOT NULL");
+    }
+
+    @Test
+    void fileIsInWalModeWithUserVersionZero() throws SQLException {
+        assertThat(RawSqlite.pragma(file, "journal_mode")).isEqualTo("wal");
+        assertThat(RawSqlite.pragma(file, "user_version")).isEqualTo(0L);
+        assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+                .extracting(row -> row.get("name")).containsExactly("messages", "sqlite_sequence");
+    }
+
+    @Test
+    void putWritesAReadyRowStampedWithTheQueueClock() throws SQLException {
+        long id = queue.put("hello", "job-1");
+
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("id", id);
+        expected.put("queue", "emails");
+        expected.put("payload", hex("\"hello\""));
+        expected.put("status", 0L);
+        expected.put("attempts", 0L);
+        expected.put("max_attempts", (long) MAX_RETRIES + 1);
+        expected.put("available_at", START_MILLIS);
+        expected.put("lease_until", null);
+        expected.put("receipt", null);
+        expected.put("last_error", null);
+        expected.put("failure_reason", null);
+        expected.put("failure_category", null);
+        expected.put("job_id", "job-1");
+        expected.put("dedup_key", null);
+        expected.put("dedup_fingerprint", null);
+        expected.put("created_at", START_MILLIS);
+        expected.put("updated_at", START_MILLIS);
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void getLeasesTheRowWithAReceiptUntilNowPlusTheLease() throws SQLException {
+        long id = queue.put("hello");
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofMillis(1_500)).toEpochMilli();
+
+        Job<Object> job = queue.getNowait();
+
+        expected.putAll(Map.of("status", 1L, "attempts", 1L, "receipt", job.receipt(),
+                "lease_until", now + LEASE.toMillis(), "updated_at", now));
+        assertThat(row(id)).isEqualTo(expected);
+        assertThat(job.receipt()).isNotBlank();
+    }
+
+    @Test
+    void ackMarksTheRowDoneAndClearsReceiptAndLease() throws SQLException {
+        long id = queue.put("hello");
+        Job<Object> job = queue.getNowait();
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+
+        queue.ack(job);
+
+        expected.putAll(Map.of("status", 2L, "updated_at", now));
+        expected.put("receipt", null);
+        expected.put("lease_until", null);
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void nackWithDelayMakesTheRowReadyAtNowPlusTheDelay() throws SQLException {
+        long id = queue.put("hello");
+        Job<Object> job = queue.getNowait();
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+
+        queue.nack(job, Duration.ofMillis(5_250), "TimeoutError: slow");
+
+        expected.putAll(Map.of("status", 0L, "available_at", now + 5_250, "last_error", "TimeoutError: slow",
+                "updated_at", now));
+        expected.put("receipt", null);
+        expected.put("lease_until", null);
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void failStoresExplicitPermanentFailure() throws SQLException {
+        long id = queue.put("hello");
+        Job<Object> job = queue.getNowait();
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+
+        queue.fail(job, "ValueError: bad address");
+
+        expected.putAll(Map.of("status", 3L, "failure_reason", "explicit_permanent_failure",
+                "last_error", "ValueError: bad address", "updated_at", now));
+        expected.put("receipt", null);
+        expected.put("lease_until", null);
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void nackOfTheLastAttemptStoresRetriesExhausted() throws SQLException {
+        long id = queue.put("hello");
+        for (int attempt = 1; attempt <= MAX_RETRIES; attempt++) {
+            queue.nack(queue.getNowait(), Duration.ZERO, "OSError: attempt " + attempt);
+            assertThat(row(id)).containsEntry("status", 0L).containsEntry("attempts", (long) attempt)
+                    .containsEntry("failure_reason", null).containsEntry("receipt", null)
+                    .containsEntry("lease_until", null);
+        }
+        Job<Object> last = queue.getNowait();
+        long now = clock.advance(Duration.ofSeconds(1)).toEpochMilli();
+
+        queue.nack(last, Duration.ZERO, "OSError: last");
+
+        assertThat(row(id)).containsEntry("status", 3L).containsEntry("attempts", (long) MAX_RETRIES + 1)
+                .containsEntry("failure_reason", "retries_exhausted").containsEntry("last_error", "OSError: last")
+                .containsEntry("receipt", null).containsEntry("lease_until", null).containsEntry("updated_at", now);
+    }
+
+    @Test
+    void expiryOfTheLastLeaseStoresRetriesExhausted() throws SQLException {
+        long id = queue.put("hello");
+        for (int attempt = 1; attempt <= MAX_RETRIES + 1; attempt++) {
+            assertThat(queue.getNowait().id()).isEqualTo(id);
+            assertThat(row(id)).containsEntry("status", 1L).containsEntry("attempts", (long) attempt);
+            clock.advance(LEASE);
+        }
+        long now = clock.millis();
+
+        assertThat(queue.reclaimExpiredLeases()).isEqualTo(1);
+
+        assertThat(row(id)).containsEntry("status", 3L).containsEntry("attempts", (long) MAX_RETRIES + 1)
+                .containsEntry("failure_reason", "retries_exhausted").containsEntry("last_error", null)
+                .containsEntry("receipt", null).containsEntry("lease_until", null).containsEntry("updated_at", now);
+    }
+
+    @Test
+    void extendLeaseMovesTheLeaseEndToNowPlusTheDuration() throws SQLException {
+        long id = queue.put("hello");
+        Job<Object> job = queue.getNowait();
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofSeconds(20)).toEpochMilli();
+
+        queue.extendLease(job, Duration.ofSeconds(45));
+
+        expected.putAll(Map.of("lease_until", now + 45_000, "updated_at", now));
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void retryFailedResetsTheDeadLetterToAReadyRowWithNoAttempts() throws SQLException {
+        long id = queue.put("hello");
+        queue.fail(queue.getNowait(), "ValueError: bad address");
+        Map<String, Object> expected = row(id);
+        long now = clock.advance(Duration.ofSeconds(3)).toEpochMilli();
+
+        queue.retryFailed(id);
+
+        expected.putAll(Map.of("status", 0L, "attempts", 0L, "available_at", now, "updated_at", now));
+        expected.put("last_error", null);
+        expected.put("failure_reason", null);
+        assertThat(row(id)).isEqualTo(expected);
+    }
+
+    @Test
+    void payloadIsTheUtf8OfPythonJsonDumps() throws SQLException {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("task", "send-email");
+        payload.put("to", "café");
+        payload.put("tags", Arrays.asList("ünïcode", 7, 2.5, true, null, List.of("nested", "☃")));
+        payload.put("emoji", "😀 /path");
+        payload.put("meta", Map.of("quote", "say \"hi\"\n"));
+
+        long id = queue.put(payload);
+
+        String python = "{\"task\": \"send-email\", \"to\": \"caf\\u00e9\", "
+                + "\"tags\": [\"\\u00fcn\\u00efcode\", 7, 2.5, true, null, [\"nested\", \"\\u2603\"]], "
+                + "\"emoji\": \"\\ud83d\\ude00 /path\", \"meta\": {\"quote\": \"say \\\"hi\\\"\\n\"}}";
+        assertThat(row(id)).containsEntry("payload", hex(python));
+    }
+
+    private Map<String, Object> row(long id) throws SQLException {
+        return new LinkedHashMap<>(RawSqlite.message(file, id));
+    }
+
+    private static String hex(String text) {
+        return "X'" + HexFormat.of().withUpperCase().formatHex(text.getBytes(StandardCharsets.UTF_8)) + "'";
+    }
+
+    private static List<Map<String, Object>> tableInfo(Path file) throws SQLException {
+        return RawSqlite.query(file,
+                "SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('messages')");
+    }
+
+    private static Map<String, Object> column(long cid, String name, String type, long notNull,
+                                              String defaultValue, long primaryKey) {
+        Map<String, Object> column = new LinkedHashMap<>();
+        column.put("cid", cid);
+        column.put("name", name);
+        column.put("type", type);
+        column.put("notnull", notNull);
+        column.put("dflt_value", defaultValue);
+        column.put("pk", primaryKey);
+        return column;
+    }
+
+    private static List<Map<String, Object>> indexList(Path file) throws SQLException {
+        return RawSqlite.query(file,
+                "SELECT name, \"unique\", origin, partial FROM pragma_index_list('messages')");
+    }
+
+    private static Map<String, Object> index(String name, long unique, long partial) {
+        return Map.of("name", name, "unique", unique, "origin", "c", "partial", partial);
+    }
+
+    private static List<Object> indexColumns(Path file, String index) throws SQLException {
+        return RawSqlite.query(file, "SELECT name FROM pragma_index_info(?) ORDER BY seqno", index).stream()
+                .map(row -> row.get("name")).toList();
+    }
+
+    /** The partial-index clause, from {@code WHERE} on, with whitespace collapsed; empty when there is none. */
+    private static String whereClause(Path file, String index) throws SQLException {
+        String sql = normalized(RawSqlite.schema(file).get("index " + index));
+        int where = sql.toUpperCase().indexOf(" WHERE ");
+        return where < 0 ? "" : sql.substring(where + 1);
+    }
+
+    private static String normalized(String sql) {
+        return sql.replaceAll("\\s+", " ").strip();
+    }
+}
