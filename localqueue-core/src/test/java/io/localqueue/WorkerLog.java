@@ -1,0 +1,33 @@
+package io.localqueue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Captures what {@link Worker} logs, so a test can wait for a heartbeat to have noticed a lost lease.
+ */
+final class WorkerLog implements AutoCloseable {
+
+    private final Logger logger = (Logger) LoggerFactory.getLogger(Worker.class);
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+    WorkerLog() {
+        appender.start();
+        logger.addAppender(appender);
+    }
+
+    /** Returns whether a message containing {@code text} was logged. */
+    boolean contains(String text) {
+        synchronized (appender.list) {
+            return appender.list.stream().anyMatch(event -> event.getFormattedMessage().contains(text));
+        }
+    }
+
+    @Override
+    public void close() {
+        logger.detachAppender(appender);
+        appender.stop();
+    }
+}

@@ -1,0 +1,819 @@
+package io.localqueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WorkerTest {
+
+    private static final Duration BOUND = Threads.BOUND;
+
+    @TempDir
+    Path dir;
+
+    private final List<SimpleQueue<?>> opened = new ArrayList<>();
+    private final List<Worker<?>> workers = new ArrayList<>();
+    private final List<CountDownLatch> latches = new ArrayList<>();
+    private final Recorder observer = new Recorder();
+
+    @AfterEach
+    void tearDown() {
+        latches.forEach(latch -> {
+            while (latch.getCount() > 0) {
+                latch.countDown();
+            }
+        });
+        workers.forEach(worker -> worker.stop(Duration.ofSeconds(5)));
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+    }
+
+    // ---------------------------------------------------------------- outcomes
+
+    @Test
+    void handlerThatReturnsAcksTheJob() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        long id = queue.put("hello");
+        List<Object> seen = new CopyOnWriteArrayList<>();
+        Worker<Object> worker = track(Worker.builder(queue, job -> seen.add(job.data())).observer(observer).build());
+
+        assertThat(worker.runOnce()).isTrue();
+
+        assertThat(seen).containsExactly("hello");
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.ACKED);
+        assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
+        assertThat(observer.finished.get(0).error()).isNull();
+    }
+
+    @Test
+    void transientErrorReturnsTheJobWithLastErrorAndItIsDeliveredAgain() throws SQLException {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
+        long id = queue.put("flaky");
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            attempts.add(job.attempts());
+            if (job.attempts() == 0) {
+                throw new IllegalStateException("boom on first try");
+            }
+        }).observer(observer).build());
+
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+        assertThat(lastError(id)).isEqualTo("java.lang.IllegalStateException: boom on first try");
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.RETRIED);
+        assertThat(observer.finished.get(0).error()).isInstanceOf(IllegalStateException.class);
+
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(attempts).containsExactly(0, 1);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.RETRIED, JobOutcome.ACKED);
+    }
+
+    @Test
+    void exceptionWithoutMessageIsRecordedAsClassNameAndColon() throws SQLException {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
+        long id = queue.put("x");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new UnsupportedOperationException();
+        }).build());
+
+        worker.runOnce();
+
+        assertThat(lastError(id)).isEqualTo("java.lang.UnsupportedOperationException: ");
+    }
+
+    @Test
+    void failingJobIsRetriedUpToItsBudgetThenDeadLetteredAsRetriesExhausted() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
+        long id = queue.put("doomed");
+        AtomicInteger calls = new AtomicInteger();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            calls.incrementAndGet();
+            throw new IOException("disk says no");
+        }).observer(observer).build());
+
+        while (worker.runOnce()) {
+            assertThat(calls.get()).isLessThanOrEqualTo(3);
+        }
+
+        assertThat(calls).hasValue(3);
+        assertThat(observer.outcomes())
+                .containsExactly(JobOutcome.RETRIED, JobOutcome.RETRIED, JobOutcome.DEAD_LETTERED);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+        FailedMessage<Object> dead = queue.listFailed().get(0);
+        assertThat(dead.id()).isEqualTo(id);
+        assertThat(dead.reason()).isEqualTo(FailureReason.RETRIES_EXHAUSTED);
+        assertThat(dead.attempts()).isEqualTo(3);
+        assertThat(dead.lastError()).isEqualTo("java.io.IOException: disk says no");
+        assertThat(dead.data()).isEqualTo("doomed");
+    }
+
+    @Test
+    void zeroRetriesDeadLettersOnTheFirstFailure() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 0));
+        queue.put("once");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new IllegalStateException("nope");
+        }).observer(observer).build());
+
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(worker.runOnce()).isFalse();
+
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DEAD_LETTERED);
+        assertThat(queue.listFailed()).singleElement().satisfies(dead -> {
+            assertThat(dead.reason()).isEqualTo(FailureReason.RETRIES_EXHAUSTED);
+            assertThat(dead.lastError()).isEqualTo("java.lang.IllegalStateException: nope");
+        });
+    }
+
+    @Test
+    void permanentErrorDeadLettersAtOnce() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 5));
+        long id = queue.put("bad input");
+        AtomicInteger calls = new AtomicInteger();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            calls.incrementAndGet();
+            throw new InvalidInput("field 'x' is missing");
+        }).permanentErrors(InvalidInput.class).observer(observer).build());
+
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(worker.runOnce()).isFalse();
+
+        assertThat(calls).hasValue(1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DEAD_LETTERED);
+        assertThat(queue.listFailed()).singleElement().satisfies(dead -> {
+            assertThat(dead.id()).isEqualTo(id);
+            assertThat(dead.reason()).isEqualTo(FailureReason.PERMANENT_HANDLER_ERROR);
+            assertThat(dead.attempts()).isEqualTo(1);
+            assertThat(dead.lastError()).isEqualTo(InvalidInput.class.getName() + ": field 'x' is missing");
+        });
+    }
+
+    @Test
+    void subclassOfAPermanentErrorIsPermanentToo() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 5));
+        queue.put("NaN");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            Integer.parseInt("not a number");
+        }).permanentErrors(IOException.class, IllegalArgumentException.class).observer(observer).build());
+
+        worker.runOnce();
+
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DEAD_LETTERED);
+        FailedMessage<Object> dead = queue.listFailed().get(0);
+        assertThat(dead.reason()).isEqualTo(FailureReason.PERMANENT_HANDLER_ERROR);
+        assertThat(dead.lastError()).startsWith("java.lang.NumberFormatException: ");
+    }
+
+    @Test
+    void exceptionOutsideThePermanentListIsRetried() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 5));
+        queue.put("x");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new IllegalStateException("temporary");
+        }).permanentErrors(InvalidInput.class).observer(observer).build());
+
+        worker.runOnce();
+
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.RETRIED);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+    }
+
+    @Test
+    void runOnceReturnsFalseOnAnEmptyQueueWithoutCallingTheHandler() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        AtomicInteger calls = new AtomicInteger();
+        Worker<Object> worker = track(Worker.builder(queue, job -> calls.incrementAndGet()).build());
+
+        assertThat(worker.runOnce()).isFalse();
+        queue.put("one");
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(worker.runOnce()).isFalse();
+
+        assertThat(calls).hasValue(1);
+    }
+
+    // ---------------------------------------------------------------- validation
+
+    @Test
+    void builderRefusesNullQueueAndNullHandler() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+
+        assertThatThrownBy(() -> Worker.builder(null, job -> { }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queue");
+        assertThatThrownBy(() -> Worker.builder(queue, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handler");
+    }
+
+    @Test
+    void builderRefusesConcurrencyBelowOne() {
+        Worker.Builder<Object> builder = Worker.builder(queue(DeliveryPolicy.defaults()), job -> { });
+
+        assertThatThrownBy(() -> builder.concurrency(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> builder.concurrency(-3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrency");
+    }
+
+    @Test
+    void builderRefusesHeartbeatNotShorterThanTheLease() {
+        Worker.Builder<Object> builder = Worker.builder(
+                queue(new DeliveryPolicy(Duration.ofSeconds(2), 3)), job -> { });
+
+        assertThatThrownBy(() -> builder.heartbeatInterval(Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> builder.heartbeatInterval(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        builder.heartbeatInterval(Duration.ofMillis(1999));
+    }
+
+    @Test
+    void builderRefusesNonPositiveIntervalsNamingThem() {
+        Worker.Builder<Object> builder = Worker.builder(queue(DeliveryPolicy.defaults()), job -> { });
+
+        assertThatThrownBy(() -> builder.heartbeatInterval(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> builder.heartbeatInterval(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> builder.heartbeatInterval(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> builder.pollInterval(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pollInterval");
+        assertThatThrownBy(() -> builder.pollInterval(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pollInterval");
+        assertThatThrownBy(() -> builder.shutdownTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shutdownTimeout");
+        assertThatThrownBy(() -> builder.permanentErrors((Class<? extends Throwable>) null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permanentErrors");
+        assertThatThrownBy(() -> builder.observer(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("observer");
+    }
+
+    @Test
+    void startingTwiceIsRefused() {
+        Worker<Object> worker = track(Worker.builder(queue(DeliveryPolicy.defaults()), job -> { }).build());
+        worker.start();
+
+        assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(worker::run).isInstanceOf(IllegalStateException.class);
+        assertThat(worker.isRunning()).isTrue();
+    }
+
+    @Test
+    void aStoppedWorkerCannotBeStartedAgain() {
+        Worker<Object> worker = track(Worker.builder(queue(DeliveryPolicy.defaults()), job -> { }).build());
+        worker.start();
+        assertThat(worker.stop()).isTrue();
+
+        assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class);
+        assertThat(worker.isRunning()).isFalse();
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    @Test
+    void heartbeatKeepsALongHandlerLeasedAndTheJobIsAckedOnce() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(400), 3);
+        SimpleQueue<Object> queue = queue(policy);
+        SimpleQueue<Object> rival = queue(policy);
+        long id = queue.put("long job");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            calls.incrementAndGet();
+            started.countDown();
+            release.await();
+        }).heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        // Three leases' worth of time: without renewal the rival would claim the job.
+        assertThatThrownBy(() -> rival.get(Duration.ofMillis(1200))).isInstanceOf(QueueEmptyException.class);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> queue.stats().equals(new QueueStats(0, 0, 1, 0)));
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.ACKED);
+        assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
+        assertThat(observer.finished.get(0).handlerTime()).isGreaterThanOrEqualTo(Duration.ofMillis(1200));
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void withoutHeartbeatALostLeaseDiscardsTheLateResult() throws Exception {
+        TestClock clock = new TestClock();
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
+        SimpleQueue<Object> queue = queue(policy, clock);
+        SimpleQueue<Object> rival = queue(policy, clock);
+        long id = queue.put("slow");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            started.countDown();
+            release.await();
+        }).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        clock.advance(Duration.ofSeconds(31));
+        Job<Object> second = rival.getNowait();
+        assertThat(second.id()).isEqualTo(id);
+        assertThat(second.attempts()).isEqualTo(1);
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        rival.ack(second);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    @Test
+    void withoutHeartbeatALostLeaseDiscardsALateFailureToo() throws Exception {
+        TestClock clock = new TestClock();
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
+        SimpleQueue<Object> queue = queue(policy, clock);
+        SimpleQueue<Object> rival = queue(policy, clock);
+        queue.put("slow and failing");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            started.countDown();
+            release.await();
+            throw new InvalidInput("too late to matter");
+        }).permanentErrors(InvalidInput.class).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        clock.advance(Duration.ofSeconds(31));
+        Job<Object> second = rival.getNowait();
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(queue.listFailed()).isEmpty();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        rival.ack(second);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    @Test
+    void heartbeatThatFindsTheJobSettledElsewhereDiscardsTheResult() throws Exception {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(5), 3));
+        SimpleQueue<Object> other = queue(new DeliveryPolicy(Duration.ofSeconds(5), 3));
+        long id = queue.put("contested");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        AtomicReference<String> receipt = new AtomicReference<>();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            receipt.set(job.receipt());
+            started.countDown();
+            release.await();
+            throw new IllegalStateException("fails after losing its job");
+        }).heartbeatInterval(Duration.ofMillis(50)).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        try (WorkerLog log = new WorkerLog()) {
+            other.ack(ForeignJobs.of(other, id, receipt.get()));
+            await().atMost(BOUND).until(() -> log.contains("Lease of job " + id + " in queue 'work' could not be renewed"));
+        }
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertThat(queue.listFailed()).isEmpty();
+    }
+
+    @Test
+    void heartbeatThatFindsTheLeaseReclaimedDiscardsTheResultAndLeavesTheNewHolderAlone() throws Exception {
+        TestClock clock = new TestClock();
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
+        SimpleQueue<Object> queue = queue(policy, clock);
+        SimpleQueue<Object> rival = queue(policy, clock);
+        long id = queue.put("reclaimed");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            started.countDown();
+            release.await();
+        }).heartbeatInterval(Duration.ofMillis(50)).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        Job<Object> second;
+        try (WorkerLog log = new WorkerLog()) {
+            clock.advance(Duration.ofSeconds(31));
+            second = rival.getNowait();
+            assertThat(second.id()).isEqualTo(id);
+            await().atMost(BOUND).until(() -> log.contains("Lease of job " + id + " in queue 'work' could not be renewed"));
+        }
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        rival.ack(second);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    // ---------------------------------------------------------------- concurrency
+
+    @Test
+    void concurrencyRunsThatManyHandlersAtOnceAndNeverMore() throws Exception {
+        int concurrency = 3;
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        queue.putMany(IntStream.range(0, 7).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
+        CountDownLatch allStarted = latch(concurrency);
+        CountDownLatch release = latch(1);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger maxRunning = new AtomicInteger();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                allStarted.countDown();
+                release.await();
+            } finally {
+                running.decrementAndGet();
+            }
+        }).concurrency(concurrency).pollInterval(Duration.ofMillis(50)).observer(observer).build());
+        worker.start();
+
+        assertThat(allStarted.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(worker.activeJobs()).isEqualTo(concurrency);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(4, 3, 0, 0));
+        release.countDown();
+
+        await().atMost(BOUND).until(() -> queue.stats().equals(new QueueStats(0, 0, 7, 0)));
+        assertThat(maxRunning).hasValue(concurrency);
+        await().atMost(BOUND).until(() -> observer.finished.size() == 7);
+        assertThat(observer.outcomes()).containsOnly(JobOutcome.ACKED);
+    }
+
+    @Test
+    void idleWorkerWakesForAJobPutLater() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        SimpleQueue<Object> producer = queue(DeliveryPolicy.defaults());
+        List<Object> seen = new CopyOnWriteArrayList<>();
+        // A poll interval far beyond the bound: only a wake-up can deliver the job in time.
+        Worker<Object> worker = track(Worker.builder(queue, job -> seen.add(job.data()))
+                .pollInterval(Duration.ofSeconds(30)).name("sleepy").build());
+        worker.start();
+        await().atMost(BOUND).until(() -> workerThreadsWaiting("localqueue-worker-sleepy-"));
+
+        producer.put("wake up");
+
+        await().atMost(BOUND).until(() -> seen.size() == 1);
+        assertThat(seen).containsExactly("wake up");
+    }
+
+    @Test
+    void observerSeesEachOutcomeWithHandlerTime() throws Exception {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 0));
+        long ok = queue.put("ok");
+        long transientFailure = queue.put("retry");
+        long permanent = queue.put("permanent");
+        CountDownLatch slow = new CountDownLatch(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            switch ((String) job.data()) {
+                case "ok" -> slow.await(30, TimeUnit.MILLISECONDS);
+                case "retry" -> throw new IllegalStateException("again");
+                default -> throw new InvalidInput("never");
+            }
+        }).permanentErrors(InvalidInput.class).observer(observer).build());
+
+        while (worker.runOnce()) {
+            // drain
+        }
+
+        assertThat(observer.finished).extracting(Finished::jobId).containsExactly(ok, transientFailure, permanent);
+        assertThat(observer.outcomes())
+                .containsExactly(JobOutcome.ACKED, JobOutcome.DEAD_LETTERED, JobOutcome.DEAD_LETTERED);
+        assertThat(observer.finished.get(0).handlerTime()).isGreaterThanOrEqualTo(Duration.ofMillis(30));
+        assertThat(observer.finished).allSatisfy(finished ->
+                assertThat(finished.handlerTime()).isGreaterThanOrEqualTo(Duration.ZERO));
+        assertThat(observer.finished.get(1).error()).isInstanceOf(IllegalStateException.class);
+        assertThat(observer.finished.get(2).error()).isInstanceOf(InvalidInput.class);
+        assertThat(queue.listFailed()).extracting(FailedMessage::reason)
+                .containsExactlyInAnyOrder(FailureReason.RETRIES_EXHAUSTED, FailureReason.PERMANENT_HANDLER_ERROR);
+    }
+
+    @Test
+    void observerThatThrowsDoesNotBreakTheWorker() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        queue.put("a");
+        queue.put("b");
+        Worker<Object> worker = track(Worker.builder(queue, job -> { })
+                .observer(new WorkerObserver() {
+                    @Override
+                    public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime,
+                                            @Nullable Throwable error) {
+                        throw new IllegalStateException("observer bug");
+                    }
+                }).build());
+
+        assertThat(worker.runOnce()).isTrue();
+        assertThat(worker.runOnce()).isTrue();
+
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 2, 0));
+    }
+
+    // ---------------------------------------------------------------- stopping
+
+    @Test
+    void gracefulStopWaitsForRunningHandlersWhichAreAckedOnce() throws Exception {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        queue.putMany(IntStream.range(0, 5).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
+        CountDownLatch started = latch(2);
+        CountDownLatch release = latch(1);
+        Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            calls.computeIfAbsent(job.id(), key -> new AtomicInteger()).incrementAndGet();
+            started.countDown();
+            release.await();
+        }).concurrency(2).observer(observer).build());
+        worker.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        Threads.Call<Boolean> stop = Threads.start("stopper", worker::stop).awaitParked();
+        assertThat(stop.result()).isNotDone();
+        assertThat(worker.isRunning()).isFalse();
+        release.countDown();
+
+        assertThat(stop.result().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(3, 0, 2, 0));
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.ACKED, JobOutcome.ACKED);
+        assertThat(calls).hasSize(2);
+        assertThat(calls.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+        assertThat(worker.activeJobs()).isZero();
+    }
+
+    @Test
+    void stopThatTimesOutLeavesTheJobLeasedForRedeliveryAfterItsLease() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
+        SimpleQueue<Object> queue = queue(policy);
+        long id = queue.put("stuck");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> {
+            started.countDown();
+            release.await();
+        }).observer(observer).build());
+        stuck.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
+
+        // Until its lease runs out the job stays with the stopped worker: no retry, no ack, no dead letter.
+        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
+
+        SimpleQueue<Object> later = queue(policy);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Recorder second = new Recorder();
+        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
+                .pollInterval(Duration.ofMillis(50)).observer(second).build());
+        next.start();
+
+        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
+        assertThat(attempts).containsExactly(1);
+        assertThat(second.finished).extracting(Finished::jobId).containsExactly(id);
+        release.countDown();
+        assertThat(later.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertThat(observer.outcomes()).doesNotContain(JobOutcome.ACKED, JobOutcome.RETRIED);
+    }
+
+    @Test
+    void handlerOutlivingAStopIsRedeliveredElsewhereAndItsLateResultDiscarded() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
+        SimpleQueue<Object> queue = queue(policy);
+        long id = queue.put("stubborn");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> {
+            started.countDown();
+            awaitIgnoringInterrupts(release);
+        }).heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
+        stuck.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+
+        // The stopped worker renews nothing any more, so the lease runs out and a new worker gets the job.
+        SimpleQueue<Object> later = queue(policy);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
+                .pollInterval(Duration.ofMillis(50)).build());
+        next.start();
+        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
+        assertThat(attempts).containsExactly(1);
+
+        release.countDown();
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        assertThat(later.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    @Test
+    void stopThatTimesOutDoesNotSpendTheLastDeliveryOfAJob() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 0);
+        SimpleQueue<Object> queue = queue(policy);
+        queue.put("last chance");
+        CountDownLatch started = latch(1);
+        CountDownLatch release = latch(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> {
+            started.countDown();
+            release.await();
+        }).observer(observer).build());
+        stuck.start();
+        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
+
+        // Shutting down is not a handler failure: the job must not become a dead letter because of it.
+        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
+        assertThat(queue.listFailed()).isEmpty();
+    }
+
+    @Test
+    void stopIsIdempotent() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).build());
+        worker.start();
+
+        assertThat(worker.stop()).isTrue();
+        assertThat(worker.stop()).isTrue();
+        worker.close();
+        assertThat(worker.isRunning()).isFalse();
+    }
+
+    @Test
+    void stopBeforeStartIsHarmless() {
+        Worker<Object> worker = track(Worker.builder(queue(DeliveryPolicy.defaults()), job -> { }).build());
+
+        assertThat(worker.stop()).isTrue();
+        assertThat(worker.stop()).isTrue();
+    }
+
+    @Test
+    void runReturnsWhenStoppedFromAnotherThread() throws Exception {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).build());
+        Threads.Call<Boolean> run = Threads.start("runner", () -> {
+            worker.run();
+            return true;
+        });
+        await().atMost(BOUND).until(worker::isRunning);
+
+        assertThat(worker.stop()).isTrue();
+
+        assertThat(run.result().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    }
+
+    @Test
+    void closingTheQueueEndsARunningWorker() throws Exception {
+        SimpleQueue<Object> queue = SimpleQueue.builder(dir).build();
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).concurrency(2).name("closing").build());
+        Threads.Call<Boolean> run = Threads.start("runner", () -> {
+            worker.run();
+            return true;
+        });
+        await().atMost(BOUND).until(() -> workerThreadsWaiting("localqueue-worker-closing-"));
+
+        queue.close();
+
+        assertThat(run.result().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(worker.isRunning()).isFalse();
+    }
+
+    @Test
+    void twoHundredJobsWithConcurrencyFourAreEachProcessedExactlyOnce() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        List<Long> ids = queue.putMany(IntStream.range(0, 200).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
+        Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
+        Worker<Object> worker = track(Worker.builder(queue,
+                        job -> calls.computeIfAbsent(job.id(), key -> new AtomicInteger()).incrementAndGet())
+                .concurrency(4).observer(observer).build());
+        worker.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> queue.stats().equals(new QueueStats(0, 0, 200, 0)));
+        assertThat(worker.stop()).isTrue();
+
+        assertThat(calls.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(calls.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+        assertThat(observer.outcomes()).hasSize(200).containsOnly(JobOutcome.ACKED);
+    }
+
+    // ---------------------------------------------------------------- support
+
+    private SimpleQueue<Object> queue(DeliveryPolicy policy) {
+        SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("work").delivery(policy).build();
+        opened.add(queue);
+        return queue;
+    }
+
+    private SimpleQueue<Object> queue(DeliveryPolicy policy, TestClock clock) {
+        SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("work").delivery(policy).clock(clock).build();
+        opened.add(queue);
+        return queue;
+    }
+
+    private <T> Worker<T> track(Worker<T> worker) {
+        workers.add(worker);
+        return worker;
+    }
+
+    private CountDownLatch latch(int count) {
+        CountDownLatch latch = new CountDownLatch(count);
+        latches.add(latch);
+        return latch;
+    }
+
+    private String lastError(long id) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
+             PreparedStatement select = connection.prepareStatement("SELECT last_error FROM messages WHERE id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                return row.getString(1);
+            }
+        }
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (latch.getCount() > 0) {
+            try {
+                latch.await();
+            } catch (InterruptedException ignored) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean workerThreadsWaiting(String prefix) {
+        List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith(prefix)).toList();
+        return !threads.isEmpty() && threads.stream().allMatch(thread ->
+                thread.getState() == Thread.State.WAITING || thread.getState() == Thread.State.TIMED_WAITING);
+    }
+
+    static final class InvalidInput extends IllegalArgumentException {
+        InvalidInput(String message) {
+            super(message);
+        }
+    }
+
+    record Finished(long jobId, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
+    }
+
+    static final class Recorder implements WorkerObserver {
+        final List<Finished> finished = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
+            finished.add(new Finished(job.id(), outcome, handlerTime, error));
+        }
+
+        List<JobOutcome> outcomes() {
+            return finished.stream().map(Finished::outcome).toList();
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.localqueue.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.Job;
+import io.localqueue.SimpleQueue;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.QueueListener;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LocalQueueEndpointHttpTest {
+
+    private static final JsonMapper JSON = JsonMapper.shared();
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<ConfigurableApplicationContext> started = new ArrayList<>();
+
+    @AfterEach
+    void closeApplications() {
+        started.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void readOperationsListQueuesDiagnosticsListenersAndHealth() throws Exception {
+        ConfigurableApplicationContext app = start();
+        LocalQueueTemplate template = app.getBean(LocalQueueTemplate.class);
+        template.put("mail", "hello");
+        template.put("parked", "waiting");
+        await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
+
+        HttpResponse<String> all = get(app, "/actuator/localqueue");
+        assertThat(all.statusCode()).isEqualTo(200);
+        JsonNode queues = JSON.readTree(all.body()).path("queues");
+        assertThat(queues.has("mail")).isTrue();
+        assertThat(queues.has("parked")).isTrue();
+        assertThat(queues.path("mail").path("diagnostics").path("acked").asLong()).isEqualTo(1);
+        assertThat(queues.path("mail").path("diagnostics").path("queueName").asString()).isEqualTo("mail");
+        assertThat(queues.path("parked").path("diagnostics").path("ready").asLong()).isEqualTo(1);
+        JsonNode listener = queues.path("mail").path("listeners").path(0);
+        assertThat(listener.path("id").asString()).isEqualTo("mailListener.handle");
+        assertThat(listener.path("running").asBoolean()).isTrue();
+        assertThat(queues.path("parked").path("listeners").size()).isZero();
+
+        HttpResponse<String> one = get(app, "/actuator/localqueue/parked");
+        assertThat(one.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(one.body()).path("diagnostics").path("ready").asLong()).isEqualTo(1);
+
+        assertThat(get(app, "/actuator/localqueue/no-such-queue").statusCode()).isEqualTo(404);
+
+        HttpResponse<String> health = get(app, "/actuator/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        JsonNode component = JSON.readTree(health.body()).path("components").path("localqueue");
+        assertThat(component.path("status").asString()).isEqualTo("UP");
+        assertThat(component.path("details").path("integrity").asString()).isEqualTo("ok");
+        assertThat(component.path("details").path("queues").path("parked").path("ready").asLong()).isEqualTo(1);
+        assertThat(component.path("details").path("queues").has("mail")).isTrue();
+    }
+
+    @Test
+    void retryIsRejectedUnlessEnabled() throws Exception {
+        ConfigurableApplicationContext app = start();
+        long id = deadLetter(app, "parked");
+
+        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+
+        assertThat(response.statusCode()).isIn(404, 405);
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").failed()).isEqualTo(1);
+    }
+
+    @Test
+    void retryMovesADeadLetterBackWhenEnabled() throws Exception {
+        ConfigurableApplicationContext app = start("localqueue.actuator.retry-enabled=true");
+        long id = deadLetter(app, "parked");
+
+        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("retried").asBoolean()).isTrue();
+        assertThat(body.path("messageId").asLong()).isEqualTo(id);
+        JsonNode diagnostics = JSON.readTree(get(app, "/actuator/localqueue/parked").body()).path("diagnostics");
+        assertThat(diagnostics.path("ready").asLong()).isEqualTo(1);
+        assertThat(diagnostics.path("failed").asLong()).isZero();
+
+        HttpResponse<String> again = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(again.body()).path("retried").asBoolean()).isFalse();
+
+        HttpResponse<String> missing = post(app, "/actuator/localqueue/parked", "{\"messageId\": 987654}");
+        assertThat(missing.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(missing.body()).path("retried").asBoolean()).isFalse();
+    }
+
+    // ---------------------------------------------------------------- support
+
+    private ConfigurableApplicationContext start(String... extra) {
+        List<String> properties = new ArrayList<>(List.of("server.port=0", "localqueue.path=" + dir,
+                "management.endpoints.web.exposure.include=health,localqueue",
+                "management.endpoint.health.show-details=always", "spring.main.banner-mode=off"));
+        properties.addAll(List.of(extra));
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
+                .properties(properties.toArray(String[]::new)).run();
+        started.add(app);
+        return app;
+    }
+
+    private static long deadLetter(ConfigurableApplicationContext app, String queueName) {
+        SimpleQueue<Object> queue = app.getBean(LocalQueueRegistry.class).queue(queueName);
+        long id = queue.put("poison");
+        Job<Object> job = queue.getNowait();
+        queue.fail(job, "operator test");
+        return id;
+    }
+
+    private HttpResponse<String> get(ConfigurableApplicationContext app, String path)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(ConfigurableApplicationContext app, String path) {
+        return URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration(exclude = DataSourceAutoConfiguration.class)
+    static class App {
+        @Bean
+        MailListener mailListener() {
+            return new MailListener();
+        }
+    }
+
+    static class MailListener {
+        @QueueListener(queue = "mail")
+        void handle(String message) {
+        }
+    }
+}
