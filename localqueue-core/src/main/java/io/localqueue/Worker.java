@@ -68,6 +68,8 @@ public final class Worker<T> implements AutoCloseable {
     private final AtomicInteger livePollers = new AtomicInteger();
     private final AtomicReference<@Nullable Throwable> fatal = new AtomicReference<>();
     private volatile State state = State.NEW;
+    /** Set when a stop gave up waiting and interrupted the handlers still running. */
+    private volatile boolean abandoned;
     private final JobFeed<T> feed;
     private final Settler<T> settler;
     private @Nullable ExecutorService pollers;
@@ -207,6 +209,7 @@ public final class Worker<T> implements AutoCloseable {
                 finished = false;
             }
             if (!finished) {
+                abandoned = true;
                 log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay leased "
                         + "and will be delivered again when the leases expire", name, queue.name(), active.get());
                 threads.shutdownNow();
@@ -331,6 +334,12 @@ public final class Worker<T> implements AutoCloseable {
         if (delivery.leaseLost) {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
                     job.id(), queue.name());
+            finished(job, JobOutcome.DISCARDED, took, thrown);
+        } else if (thrown != null && abandoned) {
+            // The stop interrupted this handler: its failure is the stop's doing, not the job's. The job stays
+            // leased and is delivered again after its lease, without spending a delivery on the interruption.
+            log.warn("Job {} in queue '{}' was interrupted by the worker stopping; it will be delivered again after "
+                    + "its lease", job.id(), queue.name());
             finished(job, JobOutcome.DISCARDED, took, thrown);
         } else {
             settler.submit(new Settler.Pending<>(job, settlementOf(job, thrown), took, thrown));

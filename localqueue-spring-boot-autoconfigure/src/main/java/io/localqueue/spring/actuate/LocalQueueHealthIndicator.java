@@ -45,21 +45,28 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         IntegrityCheckResult integrity = integrity();
+        builder.withDetail("file", queues.database().file().toString())
+                .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         Map<String, Object> details = new LinkedHashMap<>();
-        for (String name : queues.queueNames()) {
-            QueueDiagnostics diagnostics = queues.queue(name).diagnostics();
-            Map<String, @Nullable Object> queue = new LinkedHashMap<>();
-            queue.put("ready", diagnostics.ready());
-            queue.put("processing", diagnostics.processing());
-            queue.put("failed", diagnostics.failed());
-            queue.put("expiredLeases", diagnostics.expiredLeases());
-            queue.put("oldestAvailableAgeSeconds", diagnostics.oldestAvailableAgeSeconds());
-            details.put(name, queue);
+        try {
+            for (String name : queues.queueNames()) {
+                details.put(name, summary(queues.queue(name).diagnostics()));
+            }
+        } catch (RuntimeException unreadable) {
+            builder.down(unreadable);
+            return;
         }
-        builder.status(integrity.ok() ? "UP" : "DOWN")
-                .withDetail("file", queues.database().file().toString())
-                .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages())
-                .withDetail("queues", details);
+        builder.status(integrity.ok() ? "UP" : "DOWN").withDetail("queues", details);
+    }
+
+    private static Map<String, @Nullable Object> summary(QueueDiagnostics diagnostics) {
+        Map<String, @Nullable Object> queue = new LinkedHashMap<>();
+        queue.put("ready", diagnostics.ready());
+        queue.put("processing", diagnostics.processing());
+        queue.put("failed", diagnostics.failed());
+        queue.put("expiredLeases", diagnostics.expiredLeases());
+        queue.put("oldestAvailableAgeSeconds", diagnostics.oldestAvailableAgeSeconds());
+        return queue;
     }
 
     private synchronized IntegrityCheckResult integrity() {
