@@ -11,8 +11,20 @@ final class Receipts {
     private Receipts() {
     }
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     static String newPrefix() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        return String.format("%016x%08x-", random.nextLong(), random.nextInt());
+        long high = random.nextLong();
+        int low = random.nextInt();
+        char[] text = new char[25];
+        for (int i = 0; i < 16; i++) {
+            text[i] = HEX[(int) (high >>> (60 - 4 * i)) & 0xf];
+        }
+        for (int i = 0; i < 8; i++) {
+            text[16 + i] = HEX[(low >>> (28 - 4 * i)) & 0xf];
+        }
+        text[24] = '-';
+        return new String(text);
     }
 }
