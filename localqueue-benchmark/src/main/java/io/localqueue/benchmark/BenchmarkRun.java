@@ -1,0 +1,137 @@
+package io.localqueue.benchmark;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One benchmark run: every scenario of the profile, each preceded by the raw workloads it is compared with that
+ * have not been measured yet (so a raw limit and the scenarios compared with it run close together in time, under
+ * similar machine load), then the ratios, the validation summary and the reports. A scenario that throws is
+ * reported as a failure and the run goes on.
+ */
+public final class BenchmarkRun {
+
+    /** The report section of scenarios that threw. */
+    public static final String FAILED_GROUP = "failed";
+
+    private BenchmarkRun() {
+    }
+
+    /**
+     * Runs the benchmark and writes its reports.
+     *
+     * @param options the command line
+     * @param progress where progress lines go
+     * @return the report
+     * @throws IOException when the work or output directory cannot be used
+     */
+    public static Report execute(Options options, Consumer<String> progress) throws IOException {
+        Profile profile = Profile.named(options.profile());
+        Instant startedAt = Instant.now();
+        long start = System.nanoTime();
+        double loadAtStart = HostInfo.loadAverage();
+        Files.createDirectories(options.workDirectory());
+        Path workRoot = Files.createTempDirectory(options.workDirectory(), "run-");
+        try {
+            HostInfo host = HostInfo.collect(workRoot, options.modes());
+            RunContext context = new RunContext(profile, options.modes(), workRoot, progress);
+            List<ScenarioResult> raw = new ArrayList<>();
+            List<ScenarioResult> measured = new ArrayList<>();
+            Set<RawWorkload> done = new HashSet<>();
+            for (Scenario scenario : Scenarios.of(profile, options.only())) {
+                List<RawWorkload> missing = scenario.baselines().stream().filter(done::add).toList();
+                if (!missing.isEmpty()) {
+                    raw.addAll(runSafely(new RawBaseline(missing), context));
+                }
+                measured.addAll(runSafely(scenario, context));
+            }
+            List<ScenarioResult> results = new ArrayList<>(raw);
+            results.addAll(measured);
+            results = withRatios(results);
+            Report report = new Report(Report.SCHEMA_VERSION, profile.name(), startedAt.toString(),
+                    Instant.now().toString(), (System.nanoTime() - start) / 1e9, options.arguments(), host,
+                    new Report.LoadAverage(loadAtStart, HostInfo.loadAverage()), profile, results,
+                    summarize(results));
+            ReportWriter.write(report, options.output());
+            return report;
+        } finally {
+            if (!options.keepWorkDirectory()) {
+                deleteRecursively(workRoot);
+            }
+        }
+    }
+
+    private static List<ScenarioResult> runSafely(Scenario scenario, RunContext context) {
+        long start = System.nanoTime();
+        try {
+            List<ScenarioResult> results = scenario.run(context);
+            context.progress(String.format(Locale.ROOT, "%s took %.1f s", scenario.name(),
+                    (System.nanoTime() - start) / 1e9));
+            return results;
+        } catch (Exception | AssertionError failure) {
+            context.progress(scenario.name() + " FAILED: " + failure);
+            return List.of(ScenarioResult.builder(scenario.name(), FAILED_GROUP, null)
+                    .validation(Validation.failed(failure.toString()))
+                    .build());
+        }
+    }
+
+    /** Fills in each scenario's raw limit in the same durability mode, and its ratio to it. */
+    static List<ScenarioResult> withRatios(List<ScenarioResult> results) {
+        Map<String, ScenarioResult> raw = new HashMap<>();
+        for (ScenarioResult result : results) {
+            if (result.group().equals(RawBaseline.GROUP)) {
+                raw.put(result.scenario() + "/" + result.durability(), result);
+            }
+        }
+        List<ScenarioResult> filled = new ArrayList<>(results.size());
+        for (ScenarioResult result : results) {
+            Baseline baseline = result.baseline();
+            if (baseline == null) {
+                filled.add(result);
+                continue;
+            }
+            ScenarioResult limit = raw.get(baseline.raw() + "/" + result.durability());
+            Double rawThroughput = limit == null || !limit.validation().passed() ? null : limit.throughputPerSecond();
+            Double ratio = rawThroughput == null || rawThroughput <= 0 || result.throughputPerSecond() == null ? null
+                    : result.throughputPerSecond() / rawThroughput;
+            filled.add(result.withBaseline(new Baseline(baseline.raw(), rawThroughput, ratio)));
+        }
+        return filled;
+    }
+
+    private static Validation summarize(List<ScenarioResult> results) {
+        List<String> failed = new ArrayList<>();
+        for (ScenarioResult result : results) {
+            if (!result.validation().passed()) {
+                failed.add(result.scenario() + (result.durability() == null ? "" : " [" + result.durability() + "]")
+                        + ": " + result.validation().detail());
+            }
+        }
+        return failed.isEmpty() ? Validation.passed(results.size() + " results validated")
+                : Validation.failed(String.join("; ", failed));
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package io.localqueue.benchmark;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Renders a {@link Report} as Markdown: the run's conditions, then one table per report section.
+ */
+public final class MarkdownRenderer {
+
+    private static final List<String> THROUGHPUT_GROUPS = List.of(RawBaseline.GROUP, PutScenario.GROUP,
+            WorkerPipelineScenario.GROUP, BacklogScenario.GROUP, MultiprocessScenario.GROUP);
+
+    private static final Map<String, String> TITLES = Map.of(
+            RawBaseline.GROUP, "Raw JDBC baseline",
+            PutScenario.GROUP, "Single operations",
+            WorkerPipelineScenario.GROUP, "Pipelines",
+            BacklogScenario.GROUP, "Backlog",
+            WakeupScenario.GROUP, "Wake-up latency",
+            IdleWorkerCpuScenario.GROUP, "Idle worker CPU",
+            MultiprocessScenario.GROUP, "Multiple processes",
+            BenchmarkRun.FAILED_GROUP, "Failures");
+
+    private MarkdownRenderer() {
+    }
+
+    /**
+     * Renders the report.
+     *
+     * @param report the report
+     * @return Markdown text
+     */
+    public static String render(Report report) {
+        StringBuilder out = new StringBuilder();
+        out.append("# localqueue benchmark: ").append(report.profile()).append(" profile\n\n");
+        conditions(report, out);
+        Map<String, List<ScenarioResult>> groups = new LinkedHashMap<>();
+        for (ScenarioResult result : report.results()) {
+            groups.computeIfAbsent(result.group(), group -> new ArrayList<>()).add(result);
+        }
+        for (Map.Entry<String, List<ScenarioResult>> group : groups.entrySet()) {
+            out.append("\n## ").append(TITLES.getOrDefault(group.getKey(), group.getKey())).append("\n\n");
+            if (THROUGHPUT_GROUPS.contains(group.getKey())) {
+                throughputTable(group.getValue(), out);
+            } else if (group.getKey().equals(WakeupScenario.GROUP)) {
+                wakeupTable(group.getValue(), out);
+            } else if (group.getKey().equals(IdleWorkerCpuScenario.GROUP)) {
+                idleTable(group.getValue(), out);
+            } else {
+                failureTable(group.getValue(), out);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void conditions(Report report, StringBuilder out) {
+        HostInfo host = report.host();
+        Report.LoadAverage load = report.loadAverage();
+        out.append("| Condition | Value |\n|---|---|\n");
+        row(out, "Started", report.startedAt());
+        row(out, "Duration", String.format(Locale.ROOT, "%.0f s", report.durationSeconds()));
+        row(out, "CPUs", host.cpus() + (host.cpuModel() == null ? "" : " × " + host.cpuModel()));
+        if (host.memoryBytes() != null) {
+            row(out, "Memory", String.format(Locale.ROOT, "%.1f GiB", host.memoryBytes() / (double) (1L << 30)));
+        }
+        row(out, "OS", host.os());
+        row(out, "JDK", host.jdk() + ", " + host.jvm());
+        row(out, "SQLite", host.sqliteVersion() + " (sqlite-jdbc " + host.sqliteJdbcVersion() + ")");
+        row(out, "Work directory filesystem", host.workDirectoryFileSystem());
+        row(out, "Durability modes", String.join(", ", host.durabilityModes()));
+        row(out, "Load average (1 min)", String.format(Locale.ROOT, "%.2f at start, %.2f at end", load.atStart(),
+                load.atEnd()));
+        row(out, "Payload", "JSON of about " + BenchMessage.TARGET_BYTES + " bytes (raw baseline: "
+                + BenchMessage.TARGET_BYTES + " bytes)");
+        row(out, "Validation", report.validation().passed() ? "all passed" : "FAILED: "
+                + report.validation().detail());
+    }
+
+    private static void throughputTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Scenario | Mode | Measured | Throughput | Raw limit | Ratio | p50 | p95 | p99 | Notes | Valid |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+        for (ScenarioResult result : results) {
+            Baseline baseline = result.baseline();
+            String raw = baseline == null || baseline.rawThroughputPerSecond() == null ? "—"
+                    : Format.grouped(baseline.rawThroughputPerSecond()) + " (" + baseline.raw() + ")";
+            String ratio = baseline == null || baseline.ratio() == null ? "—" : Format.ratio(baseline.ratio());
+            String throughput = result.throughputPerSecond() == null ? "—"
+                    : Format.grouped(result.throughputPerSecond()) + " " + result.unit() + "/s";
+            out.append("| ").append(result.scenario())
+                    .append(" | ").append(mode(result))
+                    .append(" | ").append(Format.grouped(result.operations())).append(' ').append(result.unit())
+                    .append(" | ").append(throughput)
+                    .append(" | ").append(raw)
+                    .append(" | ").append(ratio)
+                    .append(latencyCells(result))
+                    .append(" | ").append(notes(result))
+                    .append(" | ").append(valid(result)).append(" |\n");
+        }
+        latencyLegend(results, out);
+    }
+
+    private static void wakeupTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Scenario | Mode | Samples | p50 | p95 | p99 | max | put start → get, p50 / p99 | Valid |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+        for (ScenarioResult result : results) {
+            Percentiles latency = result.latency();
+            Object putStart = result.details().get("putStartToGetReturned");
+            String fromStart = putStart instanceof Percentiles p
+                    ? Format.duration(p.p50()) + " / " + Format.duration(p.p99()) : "—";
+            out.append("| ").append(result.scenario())
+                    .append(" | ").append(mode(result))
+                    .append(" | ").append(result.operations())
+                    .append(latencyCells(result))
+                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
+                    .append(" | ").append(fromStart)
+                    .append(" | ").append(valid(result)).append(" |\n");
+        }
+        latencyLegend(results, out);
+    }
+
+    private static void idleTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Scenario | Idle time | Process CPU with an idle worker | Without a worker | Worker's share | "
+                + "Valid |\n");
+        out.append("|---|---:|---:|---:|---:|---|\n");
+        for (ScenarioResult result : results) {
+            Map<String, Object> details = result.details();
+            out.append("| ").append(result.scenario())
+                    .append(" | ").append(details.getOrDefault("idleSeconds", "—")).append(" s")
+                    .append(" | ").append(percentOf(details.get("cpuShareWithWorker")))
+                    .append(" | ").append(percentOf(details.get("cpuShareWithoutWorker")))
+                    .append(" | ").append(percentOf(details.get("cpuShareOfWorker")))
+                    .append(" | ").append(valid(result)).append(" |\n");
+        }
+        out.append("\nCPU shares are process CPU time over wall time; 100 % is one core busy.\n");
+    }
+
+    private static void failureTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Scenario | Error |\n|---|---|\n");
+        for (ScenarioResult result : results) {
+            out.append("| ").append(result.scenario()).append(" | ").append(cell(result.validation().detail()))
+                    .append(" |\n");
+        }
+    }
+
+    private static String latencyCells(ScenarioResult result) {
+        Percentiles latency = result.latency();
+        if (latency == null) {
+            return " | — | — | —";
+        }
+        return " | " + Format.duration(latency.p50()) + " | " + Format.duration(latency.p95()) + " | "
+                + Format.duration(latency.p99());
+    }
+
+    private static void latencyLegend(List<ScenarioResult> results, StringBuilder out) {
+        Set<String> lines = new LinkedHashSet<>();
+        for (ScenarioResult result : results) {
+            if (result.latencyMeasures() != null) {
+                lines.add("- " + result.scenario() + ": " + result.latencyMeasures());
+            }
+        }
+        if (!lines.isEmpty()) {
+            out.append("\nOne latency sample spans:\n\n").append(String.join("\n", lines)).append('\n');
+        }
+    }
+
+    private static String notes(ScenarioResult result) {
+        List<String> notes = new ArrayList<>();
+        Map<String, Object> details = result.details();
+        number(details, ScenarioResult.REQUESTED)
+                .ifPresent(v -> notes.add("time budget reached (" + Format.grouped(v) + " asked)"));
+        number(details, "ratioToSmallQueue").ifPresent(v -> notes.add("vs small queue " + Format.ratio(v)));
+        number(details, "readyRowsAtStart").ifPresent(v -> notes.add(Format.grouped(v) + " ready"));
+        number(details, "delayedJobsAtHead").ifPresent(v -> notes.add(Format.grouped(v) + " delayed at head"));
+        number(details, "buildRowsPerSecond").ifPresent(v -> notes.add("built at " + Format.grouped(v) + " rows/s"));
+        number(details, "batchesPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " batches/s"));
+        number(details, "transactionsPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " tx/s"));
+        number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
+        number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
+        number(details, "consumerWorkerConcurrency")
+                .ifPresent(v -> notes.add("worker concurrency " + Format.grouped(v) + " per consumer"));
+        number(details, "producedPerSecond").ifPresent(v -> notes.add("produced " + Format.grouped(v) + "/s"));
+        if (details.get("acksPerConsumer") instanceof List<?> acks && acks.size() > 1) {
+            notes.add("acks per consumer " + acks);
+        }
+        return notes.isEmpty() ? "" : String.join("; ", notes);
+    }
+
+    private static Optional<Double> number(Map<String, Object> details, String key) {
+        return details.get(key) instanceof Number number ? Optional.of(number.doubleValue()) : Optional.empty();
+    }
+
+    private static String percentOf(Object value) {
+        return value instanceof Number number ? Format.percent(number.doubleValue()) : "—";
+    }
+
+    private static String mode(ScenarioResult result) {
+        return result.durability() == null ? "—" : result.durability().name();
+    }
+
+    private static String valid(ScenarioResult result) {
+        return result.validation().passed() ? "ok" : "**FAILED**: " + cell(result.validation().detail());
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static void row(StringBuilder out, String name, String value) {
+        out.append("| ").append(name).append(" | ").append(cell(value)).append(" |\n");
+    }
+}

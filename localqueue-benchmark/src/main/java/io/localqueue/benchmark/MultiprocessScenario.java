@@ -1,0 +1,165 @@
+package io.localqueue.benchmark;
+
+import io.localqueue.DurabilityMode;
+import io.localqueue.QueueStats;
+import io.localqueue.SimpleQueue;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code multiprocess-<P>P/<C>C}: P producer JVMs ({@link ProducerChild}) each put their share of the jobs one
+ * {@code put} at a time, while C consumer JVMs ({@link ConsumerChild}) each run a {@code Worker}; all start together
+ * on a {@code GO} barrier after warming up. The measured region runs from {@code GO} to the last acknowledgement;
+ * latencies run from just before a job's put to its acknowledgement, across processes. Validation merges the
+ * consumers' logs: every id acknowledged exactly once. Compared with the raw put+claim+ack.
+ */
+public final class MultiprocessScenario extends PerModeScenario {
+
+    /** The report section. */
+    public static final String GROUP = "multiprocess";
+
+    private static final String QUEUE = "multiprocess";
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(30);
+    private static final long STATS_POLL_MILLIS = 20;
+
+    private final Profile.Mix mix;
+
+    /**
+     * Creates the scenario for one producer/consumer mix.
+     *
+     * @param mix the process counts
+     */
+    public MultiprocessScenario(Profile.Mix mix) {
+        this.mix = mix;
+    }
+
+    @Override
+    public String name() {
+        return "multiprocess-" + mix.label();
+    }
+
+    @Override
+    public List<RawWorkload> baselines() {
+        return List.of(RawWorkload.PUT_CLAIM_ACK);
+    }
+
+    @Override
+    protected ScenarioResult runIn(RunContext context, DurabilityMode mode) throws Exception {
+        Profile profile = context.profile();
+        int total = profile.multiprocessJobs();
+        Path directory = context.newDirectory(name());
+        Path scratch = context.newDirectory(name() + "-scratch");
+        List<ChildJvm> producers = new ArrayList<>();
+        List<ChildJvm> consumers = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        long[] firsts = new long[mix.producers()];
+        long[] produced = new long[mix.producers()];
+        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, QUEUE, mode)) {
+            long first = 0;
+            for (int p = 0; p < mix.producers(); p++) {
+                int count = total / mix.producers() + (p < total % mix.producers() ? 1 : 0);
+                firsts[p] = first;
+                producers.add(ChildJvm.start("producer-" + p, scratch, ProducerChild.ROLE, List.of(
+                        "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + p, "first=" + first,
+                        "count=" + count, "warmup=" + profile.warmupOperations(),
+                        "millis=" + profile.measureTime().toMillis())));
+                first += count;
+            }
+            for (int c = 0; c < mix.consumers(); c++) {
+                Path log = scratch.resolve("consumer-" + c + ".acks");
+                logs.add(log);
+                consumers.add(ChildJvm.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
+                        "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
+                        "concurrency=" + profile.consumerConcurrency(), "warmup=" + profile.warmupOperations(),
+                        "log=" + log)));
+            }
+            List<ChildJvm> all = new ArrayList<>(producers);
+            all.addAll(consumers);
+            long go = ChildJvm.releaseTogether(all);
+
+            long producedEnd = Long.MIN_VALUE;
+            int jobs = 0;
+            for (int p = 0; p < mix.producers(); p++) {
+                List<String> done = producers.get(p).expect("DONE", DRAIN_TIMEOUT);
+                produced[p] = Long.parseLong(done.get(0));
+                jobs += (int) produced[p];
+                producedEnd = Math.max(producedEnd, Long.parseLong(done.get(1)));
+                producers.get(p).awaitSuccess();
+            }
+            QueueStats drained = awaitAcknowledged(queue, jobs);
+            List<Integer> perConsumer = new ArrayList<>();
+            for (ChildJvm consumer : consumers) {
+                consumer.send("STOP");
+                perConsumer.add(Integer.parseInt(consumer.expect("DONE").get(0)));
+                consumer.awaitSuccess();
+            }
+
+            AckLedger ledger = new AckLedger(total);
+            for (Path log : logs) {
+                AckLog.readInto(log, ledger);
+            }
+            Validation counts = QueueChecks.counts(queue, 0, 0, jobs, 0);
+            return ScenarioResult.builder(name(), GROUP, mode)
+                    .throughput(jobs, "jobs", ledger.lastAckNanos() - go)
+                    .requested(total)
+                    .latency(latencies(ledger, firsts, produced), "put start (producer JVM) to ack commit "
+                            + "(consumer JVM)")
+                    .baseline(RawWorkload.PUT_CLAIM_ACK)
+                    .detail("producers", mix.producers())
+                    .detail("consumers", mix.consumers())
+                    .detail("consumerWorkerConcurrency", profile.consumerConcurrency())
+                    .detail("producedPerSecond", ScenarioResult.perSecond(jobs, producedEnd - go))
+                    .detail("acksPerConsumer", perConsumer)
+                    .validation(ledger.exactlyOnce(seq -> wasProduced(seq, firsts, produced)).and(counts)
+                            .and(Validation.check(drained.acked() == jobs, "drained: " + drained)))
+                    .build();
+        } finally {
+            for (ChildJvm child : producers) {
+                child.close();
+            }
+            for (ChildJvm child : consumers) {
+                child.close();
+            }
+        }
+    }
+
+    private static boolean wasProduced(int seq, long[] firsts, long[] produced) {
+        for (int p = 0; p < firsts.length; p++) {
+            if (seq >= firsts[p] && seq < firsts[p] + produced[p]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long[] latencies(AckLedger ledger, long[] firsts, long[] produced) {
+        List<long[]> parts = new ArrayList<>();
+        int size = 0;
+        for (int p = 0; p < firsts.length; p++) {
+            long[] part = ledger.latencies((int) firsts[p], (int) (firsts[p] + produced[p]));
+            parts.add(part);
+            size += part.length;
+        }
+        long[] all = new long[size];
+        int at = 0;
+        for (long[] part : parts) {
+            System.arraycopy(part, 0, all, at, part.length);
+            at += part.length;
+        }
+        return all;
+    }
+
+    /** Polls the queue's counts until every job is acknowledged or the drain timeout passes. */
+    private static QueueStats awaitAcknowledged(SimpleQueue<BenchMessage> queue, int total)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        QueueStats stats = queue.stats();
+        while (stats.acked() < total && System.nanoTime() < deadline) {
+            Thread.sleep(STATS_POLL_MILLIS);
+            stats = queue.stats();
+        }
+        return stats;
+    }
+}
