@@ -4,32 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class BackpressureTest {
+class BackpressureTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
-
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock();
-    private final List<SimpleQueue<?>> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
 
     @Test
     void maxPendingJobsMustBePositive() {
@@ -89,31 +74,12 @@ class BackpressureTest {
 
     @Test
     void putBlockedOnAFullQueueCompletesWhenAJobIsAcked() throws Exception {
-        SimpleQueue<Object> queue = queue(1);
-        queue.put("a");
-        Job<Object> job = queue.getNowait();
-        Threads.Call<Long> blocked = Threads.start("producer", () -> queue.put("b")).awaitParked();
-        assertThat(blocked.result()).isNotDone();
-
-        queue.ack(job);
-
-        long id = blocked.result().get(Threads.BOUND.toSeconds(), TimeUnit.SECONDS);
-        assertThat(queue.getNowait().id()).isEqualTo(id);
+        assertBlockedPutCompletes(queue -> queue.put("b"), SimpleQueue::ack);
     }
 
     @Test
     void putBlockedOnAFullQueueCompletesWhenAJobFails() throws Exception {
-        SimpleQueue<Object> queue = queue(1);
-        queue.put("a");
-        Job<Object> job = queue.getNowait();
-        Threads.Call<Long> blocked = Threads.start("producer",
-                () -> queue.put("b", null, Duration.ofMinutes(5))).awaitParked();
-        assertThat(blocked.result()).isNotDone();
-
-        queue.fail(job);
-
-        long id = blocked.result().get(Threads.BOUND.toSeconds(), TimeUnit.SECONDS);
-        assertThat(queue.getNowait().id()).isEqualTo(id);
+        assertBlockedPutCompletes(queue -> queue.put("b", null, Duration.ofMinutes(5)), SimpleQueue::fail);
     }
 
     @Test
@@ -312,14 +278,26 @@ class BackpressureTest {
                 .cause().isInstanceOf(QueueClosedException.class);
     }
 
+    /**
+     * Fills a queue of one with a claimed job, blocks {@code put} on it in another thread, then settles the job and
+     * checks that the put completes with the job that is now due.
+     */
+    private void assertBlockedPutCompletes(Function<SimpleQueue<Object>, Long> put,
+                                           BiConsumer<SimpleQueue<Object>, Job<Object>> settle) throws Exception {
+        SimpleQueue<Object> queue = queue(1);
+        queue.put("a");
+        Job<Object> job = queue.getNowait();
+        Threads.Call<Long> blocked = Threads.start("producer", () -> put.apply(queue)).awaitParked();
+        assertThat(blocked.result()).isNotDone();
+
+        settle.accept(queue, job);
+
+        long id = blocked.result().get(Threads.BOUND.toSeconds(), TimeUnit.SECONDS);
+        assertThat(queue.getNowait().id()).isEqualTo(id);
+    }
+
     private SimpleQueue<Object> queue(long maxPendingJobs) {
         return open(SimpleQueue.builder(dir).delivery(new DeliveryPolicy(LEASE, 3)).maxPendingJobs(maxPendingJobs)
                 .clock(clock));
-    }
-
-    private <T> SimpleQueue<T> open(SimpleQueue.Builder<T> builder) {
-        SimpleQueue<T> queue = builder.build();
-        opened.add(queue);
-        return queue;
     }
 }

@@ -20,29 +20,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@link SimpleQueue#backup}: a verified, self-contained copy of the whole file in a new directory. */
-class BackupTest {
+class BackupTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final String STAGED_NAME = ".localqueue.db.incomplete";
-
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock();
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
 
     // ---- the result ----------------------------------------------------------------------------------------------
 
@@ -242,7 +227,7 @@ class BackupTest {
     @Test
     void threadsRacingIntoOneDirectoryLeaveExactlyOneBackup() throws Exception {
         SimpleQueue<Object> queue = populatedQueue();
-        SimpleQueue<Object> other = track(SimpleQueue.builder(dir.resolve("source")).build());
+        SimpleQueue<Object> other = open(SimpleQueue.builder(dir.resolve("source")));
         Path destination = dir.resolve("backup");
         int racers = 4;
         CountDownLatch start = new CountDownLatch(1);
@@ -282,7 +267,7 @@ class BackupTest {
     @Test
     void backupThatCannotReadTheSourceFailsAndLeavesNothingBehind() throws Exception {
         Path damaged = DamagedDatabase.create(dir);
-        SimpleQueue<Object> queue = track(SimpleQueue.builder(damaged).build());
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(damaged));
         Path destination = dir.resolve("backup");
 
         assertThatThrownBy(() -> queue.backup(destination)).isInstanceOf(LocalQueueException.class);
@@ -316,8 +301,8 @@ class BackupTest {
      */
     private SimpleQueue<Object> populatedQueue() {
         Path source = dir.resolve("source");
-        SimpleQueue<Object> queue = track(SimpleQueue.builder(source).delivery(new DeliveryPolicy(LEASE, 3))
-                .clock(clock).build());
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(source).delivery(new DeliveryPolicy(LEASE, 3))
+                .clock(clock));
         queue.put(Map.of("to", "ada@example.com", "subject", "h\u00e9llo \u2713"), "mail-1");
         queue.put(List.of(1, 2.5, true), "mail-2");
         queue.put("leased", "mail-3");
@@ -328,20 +313,20 @@ class BackupTest {
         queue.getNowait();
         queue.nack(queue.getNowait(), Duration.ofMinutes(5), "timeout talking to smtp");
 
-        SimpleQueue<Object> once = track(SimpleQueue.builder(source).name("once")
-                .delivery(new DeliveryPolicy(LEASE, 0)).clock(clock).build());
+        SimpleQueue<Object> once = open(SimpleQueue.builder(source).name("once")
+                .delivery(new DeliveryPolicy(LEASE, 0)).clock(clock));
         once.put("only one try", "once-1");
         once.nack(once.getNowait(), Duration.ZERO, "gave up");
 
-        SimpleQueue<byte[]> raw = track(SimpleQueue.builder(source, new RawBytesSerializer()).name("raw")
-                .clock(clock).build());
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(source, new RawBytesSerializer()).name("raw")
+                .clock(clock));
         byte[] everyByte = new byte[256];
         for (int i = 0; i < everyByte.length; i++) {
             everyByte[i] = (byte) i;
         }
         raw.put(everyByte, "bytes-1");
 
-        SimpleQueue<Object> archive = track(SimpleQueue.builder(source).name("archive").clock(clock).build());
+        SimpleQueue<Object> archive = open(SimpleQueue.builder(source).name("archive").clock(clock));
         archive.put("done long ago");
         archive.ack(archive.getNowait());
         clock.advance(Duration.ofSeconds(1));
@@ -351,11 +336,6 @@ class BackupTest {
 
     private Path sourceFile() {
         return dir.resolve("source").resolve(LocalQueueDatabase.FILE_NAME);
-    }
-
-    private <Q extends AutoCloseable> Q track(Q queue) {
-        opened.add(queue);
-        return queue;
     }
 
     private static List<String> fileNames(Path directory) throws IOException {

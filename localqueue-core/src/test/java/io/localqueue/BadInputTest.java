@@ -15,39 +15,24 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class BadInputTest {
+class BadInputTest extends QueueTestBase {
 
     private static final Duration TOO_LONG = Duration.ofSeconds(Long.MAX_VALUE);
     /** One millisecond beyond the largest delay or lease the reference accepts (9,007,199,254,740 s). */
     private static final Duration BEYOND_MAXIMUM = Duration.ofSeconds(9_007_199_254_740L).plusMillis(1);
-
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock();
-    private final List<SimpleQueue<?>> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
 
     // ---- payloads -----------------------------------------------------------------------------------------------
 
@@ -130,13 +115,7 @@ class BadInputTest {
     void nullTimeoutIsRefused() {
         SimpleQueue<Object> queue = queue();
 
-        assertThatThrownBy(() -> queue.put("a", null, null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> queue.putMany(List.of(EnqueueItem.of("a")), null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> queue.get(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertTimeoutRefusedByPutPutManyAndGet(queue, null);
     }
 
     @Test
@@ -144,13 +123,7 @@ class BadInputTest {
         SimpleQueue<Object> queue = queue();
         Duration negative = Duration.ofMillis(-1);
 
-        assertThatThrownBy(() -> queue.put("a", null, negative))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> queue.putMany(List.of(EnqueueItem.of("a")), negative))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> queue.get(negative))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
+        assertTimeoutRefusedByPutPutManyAndGet(queue, negative);
     }
 
     @Test
@@ -479,6 +452,18 @@ class BadInputTest {
         }
     }
 
+    /** {@code put}, {@code putMany} and {@code get} refuse {@code timeout}, naming it, and nothing is written. */
+    private static void assertTimeoutRefusedByPutPutManyAndGet(SimpleQueue<Object> queue,
+                                                               @Nullable Duration timeout) {
+        assertThatThrownBy(() -> queue.put("a", null, timeout))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> queue.putMany(List.of(EnqueueItem.of("a")), timeout))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> queue.get(timeout))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
+    }
+
     private void assertRefusedAndUntouched() throws IOException {
         byte[] before = Files.readAllBytes(dbFile());
 
@@ -493,11 +478,5 @@ class BadInputTest {
 
     private SimpleQueue<Object> queue() {
         return open(SimpleQueue.builder(dir).clock(clock));
-    }
-
-    private <T> SimpleQueue<T> open(SimpleQueue.Builder<T> builder) {
-        SimpleQueue<T> queue = builder.build();
-        opened.add(queue);
-        return queue;
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -27,26 +26,18 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ConcurrencyTest {
+class ConcurrencyTest extends QueueTestBase {
 
     private static final int THREADS = 4;
 
-    @TempDir
-    Path dir;
-
-    private final List<SimpleQueue<?>> opened = new ArrayList<>();
     private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 
     @AfterEach
     void tearDown() throws InterruptedException {
         pool.shutdownNow();
         pool.awaitTermination(10, TimeUnit.SECONDS);
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
     }
 
     @Test
@@ -297,11 +288,5 @@ class ConcurrencyTest {
 
     private SimpleQueue<Object> queue() {
         return open(SimpleQueue.builder(dir));
-    }
-
-    private <T> SimpleQueue<T> open(SimpleQueue.Builder<T> builder) {
-        SimpleQueue<T> queue = builder.build();
-        opened.add(queue);
-        return queue;
     }
 }

@@ -10,19 +10,16 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@link SimpleQueue#diagnostics()}: counts, ages and file facts of one queue, read without writing. */
-class DiagnosticsTest {
+class DiagnosticsTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final DeliveryPolicy POLICY = new DeliveryPolicy(LEASE, 3);
@@ -35,19 +32,6 @@ class DiagnosticsTest {
             "page_count", "page_size", "freelist_count", "ready", "processing", "acked", "failed", "pending_jobs",
             "available_slots", "oldest_available_age_seconds", "oldest_processing_updated_age_seconds",
             "active_leases", "expired_leases", "oldest_expired_lease_age_seconds");
-
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock();
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
 
     // ---- counts and ages -----------------------------------------------------------------------------------------
 
@@ -159,7 +143,7 @@ class DiagnosticsTest {
     @Test
     void agesAreNeverNegativeWhenAnotherWriterStampedRowsInTheFuture() {
         TestClock ahead = new TestClock(TestClock.START.plusSeconds(60));
-        SimpleQueue<Object> writer = track(SimpleQueue.builder(dir).delivery(POLICY).clock(ahead).build());
+        SimpleQueue<Object> writer = open(SimpleQueue.builder(dir).delivery(POLICY).clock(ahead));
         SimpleQueue<Object> reader = open(UnaryOperator.identity());
         writer.put("claimed");
         writer.put("waiting");
@@ -234,7 +218,7 @@ class DiagnosticsTest {
     void eachQueueObjectReportsItsOwnLeaseRetriesAndLimit() {
         SimpleQueue<Object> tuned = open(builder -> builder
                 .delivery(new DeliveryPolicy(Duration.ofMillis(1500), 7)).maxPendingJobs(5));
-        SimpleQueue<Object> plain = track(SimpleQueue.builder(dir).build());
+        SimpleQueue<Object> plain = open(SimpleQueue.builder(dir));
 
         QueueDiagnostics ofTuned = tuned.diagnostics();
         QueueDiagnostics ofPlain = plain.diagnostics();
@@ -260,7 +244,7 @@ class DiagnosticsTest {
     @Test
     void defaultJsonSerializerHasTheSharedIdentity() {
         SimpleQueue<Object> generic = open(UnaryOperator.identity());
-        SimpleQueue<String> typed = track(SimpleQueue.builder(dir, String.class).name("typed").build());
+        SimpleQueue<String> typed = open(SimpleQueue.builder(dir, String.class).name("typed"));
 
         assertThat(generic.diagnostics().serializerIdentity()).isEqualTo("localqueue.JsonSerializer");
         assertThat(typed.diagnostics().serializerIdentity()).isEqualTo("localqueue.JsonSerializer");
@@ -284,8 +268,8 @@ class DiagnosticsTest {
                 return "billing.PlainTextSerializer";
             }
         };
-        SimpleQueue<String> custom = track(SimpleQueue.builder(dir, named).name("custom").build());
-        SimpleQueue<byte[]> raw = track(SimpleQueue.builder(dir, new RawBytesSerializer()).name("raw").build());
+        SimpleQueue<String> custom = open(SimpleQueue.builder(dir, named).name("custom"));
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).name("raw"));
 
         assertThat(custom.diagnostics().serializerIdentity()).isEqualTo("billing.PlainTextSerializer");
         assertThat(raw.diagnostics().serializerIdentity()).isEqualTo(RawBytesSerializer.class.getName());
@@ -434,12 +418,7 @@ class DiagnosticsTest {
     // ---- helpers -------------------------------------------------------------------------------------------------
 
     private SimpleQueue<Object> open(UnaryOperator<SimpleQueue.Builder<Object>> settings) {
-        return track(settings.apply(SimpleQueue.builder(dir).delivery(POLICY).clock(clock)).build());
-    }
-
-    private <Q extends AutoCloseable> Q track(Q queue) {
-        opened.add(queue);
-        return queue;
+        return open(settings.apply(SimpleQueue.builder(dir).delivery(POLICY).clock(clock)));
     }
 
     private Path dbFile() {

@@ -9,27 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link SimpleQueue#checkIntegrity}: SQLite's integrity or quick check plus the foreign-key check, as a result. */
-class IntegrityCheckTest {
-
-    @TempDir
-    Path dir;
-
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
+class IntegrityCheckTest extends QueueTestBase {
 
     // ---- healthy file --------------------------------------------------------------------------------------------
 
@@ -146,7 +132,7 @@ class IntegrityCheckTest {
     @ParameterizedTest
     @EnumSource(IntegrityCheckMode.class)
     void damagedFileGivesSqlitesFindingsInsteadOfAnException(IntegrityCheckMode mode) throws Exception {
-        SimpleQueue<Object> queue = track(SimpleQueue.builder(DamagedDatabase.create(dir)).build());
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(DamagedDatabase.create(dir)));
 
         IntegrityCheckResult result = queue.checkIntegrity(mode, 100);
 
@@ -159,7 +145,7 @@ class IntegrityCheckTest {
 
     @Test
     void damagedFileFindingsRespectTheErrorBudget() throws Exception {
-        SimpleQueue<Object> queue = track(SimpleQueue.builder(DamagedDatabase.create(dir)).build());
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(DamagedDatabase.create(dir)));
 
         IntegrityCheckResult result = queue.checkIntegrity(IntegrityCheckMode.FULL, 1);
 
@@ -170,7 +156,7 @@ class IntegrityCheckTest {
     // ---- helpers -------------------------------------------------------------------------------------------------
 
     private SimpleQueue<Object> openWithJobs(Path queueDir, int jobs) {
-        SimpleQueue<Object> queue = track(SimpleQueue.builder(queueDir).build());
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(queueDir));
         List<EnqueueItem<Object>> items = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
             items.add(EnqueueItem.of("job-" + i, "job-id-" + i));
@@ -193,10 +179,5 @@ class IntegrityCheckTest {
                     + ", 'orphan')");
         }
         RawSqlite.execute(queueDir.resolve(LocalQueueDatabase.FILE_NAME), statements.toArray(String[]::new));
-    }
-
-    private <Q extends AutoCloseable> Q track(Q queue) {
-        opened.add(queue);
-        return queue;
     }
 }

@@ -16,29 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class SimpleQueueContractTest {
+class SimpleQueueContractTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final DeliveryPolicy POLICY = new DeliveryPolicy(LEASE, 3);
-
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock();
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
 
     /** The settling calls a delivery's receipt fences. */
     enum Transition {
@@ -1166,7 +1151,7 @@ class SimpleQueueContractTest {
     @Test
     void queuesOnASharedDatabaseHandleWorkAndLeaveItOpen() {
         LocalQueueDatabase database = LocalQueueDatabase.open(dir);
-        opened.add(database);
+        closeAfterTest(database);
         SimpleQueue<Object> generic = open(SimpleQueue.builder(database).name("generic").clock(clock));
         SimpleQueue<JsonSerializerTest.Email> typed = open(SimpleQueue.builder(database,
                 JsonSerializerTest.Email.class).name("typed").clock(clock));
@@ -1233,21 +1218,8 @@ class SimpleQueueContractTest {
         return open(SimpleQueue.builder(dir).delivery(policy).clock(clock));
     }
 
-    private <T> SimpleQueue<T> open(SimpleQueue.Builder<T> builder) {
-        SimpleQueue<T> queue = builder.build();
-        opened.add(queue);
-        return queue;
-    }
-
     private static List<Object> drainData(SimpleQueue<Object> queue) {
-        List<Object> data = new ArrayList<>();
-        while (true) {
-            try {
-                data.add(queue.getNowait().data());
-            } catch (QueueEmptyException empty) {
-                return data;
-            }
-        }
+        return DueJobs.claimAll(queue).stream().map(Job::data).toList();
     }
 
     private static List<Long> failedIds(List<? extends FailedMessage<?>> dead) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -26,17 +25,12 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class WorkerTest {
+class WorkerTest extends QueueTestBase {
 
     private static final Duration BOUND = Threads.BOUND;
 
-    @TempDir
-    Path dir;
-
-    private final List<SimpleQueue<?>> opened = new ArrayList<>();
     private final List<Worker<?>> workers = new ArrayList<>();
     private final List<CountDownLatch> latches = new ArrayList<>();
     private final Recorder observer = new Recorder();
@@ -49,9 +43,6 @@ class WorkerTest {
             }
         });
         workers.forEach(worker -> worker.stop(Duration.ofSeconds(5)));
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
     }
 
     // ---------------------------------------------------------------- outcomes
@@ -304,25 +295,21 @@ class WorkerTest {
         SimpleQueue<Object> queue = queue(policy);
         SimpleQueue<Object> rival = queue(policy);
         long id = queue.put("long job");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
+        Gate gate = new Gate(1);
         AtomicInteger calls = new AtomicInteger();
         Worker<Object> worker = track(Worker.builder(queue, job -> {
             calls.incrementAndGet();
-            started.countDown();
-            release.await();
+            gate.enter();
         }).heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        gate.start(worker);
 
         // Three leases' worth of time: without renewal the rival would claim the job.
         assertThatThrownBy(() -> rival.get(Duration.ofMillis(1200))).isInstanceOf(QueueEmptyException.class);
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        release.countDown();
+        gate.release();
 
         await().atMost(BOUND).until(() -> queue.stats().equals(new QueueStats(0, 0, 1, 0)));
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        assertThat(observer.outcomes()).containsExactly(JobOutcome.ACKED);
+        awaitSingleOutcome(JobOutcome.ACKED);
         assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
         assertThat(observer.finished.get(0).handlerTime()).isGreaterThanOrEqualTo(Duration.ofMillis(1200));
         assertThat(calls).hasValue(1);
@@ -330,60 +317,44 @@ class WorkerTest {
 
     @Test
     void withoutHeartbeatALostLeaseDiscardsTheLateResult() throws Exception {
-        TestClock clock = new TestClock();
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
-        SimpleQueue<Object> queue = queue(policy, clock);
-        SimpleQueue<Object> rival = queue(policy, clock);
+        SimpleQueue<Object> queue = clockedQueue(policy);
+        SimpleQueue<Object> rival = clockedQueue(policy);
         long id = queue.put("slow");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
-        Worker<Object> worker = track(Worker.builder(queue, job -> {
-            started.countDown();
-            release.await();
-        }).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Gate gate = new Gate(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> gate.enter()).observer(observer).build());
+        gate.start(worker);
 
         clock.advance(Duration.ofSeconds(31));
         Job<Object> second = rival.getNowait();
         assertThat(second.id()).isEqualTo(id);
         assertThat(second.attempts()).isEqualTo(1);
-        release.countDown();
+        gate.release();
 
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        rival.ack(second);
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        awaitSingleOutcome(JobOutcome.DISCARDED);
+        assertLeasedUntilTheRivalAcks(queue, rival, second);
     }
 
     @Test
     void withoutHeartbeatALostLeaseDiscardsALateFailureToo() throws Exception {
-        TestClock clock = new TestClock();
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
-        SimpleQueue<Object> queue = queue(policy, clock);
-        SimpleQueue<Object> rival = queue(policy, clock);
+        SimpleQueue<Object> queue = clockedQueue(policy);
+        SimpleQueue<Object> rival = clockedQueue(policy);
         queue.put("slow and failing");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
+        Gate gate = new Gate(1);
         Worker<Object> worker = track(Worker.builder(queue, job -> {
-            started.countDown();
-            release.await();
+            gate.enter();
             throw new InvalidInput("too late to matter");
         }).permanentErrors(InvalidInput.class).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        gate.start(worker);
 
         clock.advance(Duration.ofSeconds(31));
         Job<Object> second = rival.getNowait();
-        release.countDown();
+        gate.release();
 
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        awaitSingleOutcome(JobOutcome.DISCARDED);
         assertThat(queue.listFailed()).isEmpty();
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        rival.ack(second);
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        assertLeasedUntilTheRivalAcks(queue, rival, second);
     }
 
     @Test
@@ -391,45 +362,36 @@ class WorkerTest {
         SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(5), 3));
         SimpleQueue<Object> other = queue(new DeliveryPolicy(Duration.ofSeconds(5), 3));
         long id = queue.put("contested");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
+        Gate gate = new Gate(1);
         AtomicReference<String> receipt = new AtomicReference<>();
         Worker<Object> worker = track(Worker.builder(queue, job -> {
             receipt.set(job.receipt());
-            started.countDown();
-            release.await();
+            gate.enter();
             throw new IllegalStateException("fails after losing its job");
         }).heartbeatInterval(Duration.ofMillis(50)).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        gate.start(worker);
 
         try (WorkerLog log = new WorkerLog()) {
             other.ack(ForeignJobs.of(other, id, receipt.get()));
             await().atMost(BOUND).until(() -> log.contains("Lease of job " + id + " in queue 'work' could not be renewed"));
         }
-        release.countDown();
+        gate.release();
 
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
+        awaitSingleOutcome(JobOutcome.DISCARDED);
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
         assertThat(queue.listFailed()).isEmpty();
     }
 
     @Test
     void heartbeatThatFindsTheLeaseReclaimedDiscardsTheResultAndLeavesTheNewHolderAlone() throws Exception {
-        TestClock clock = new TestClock();
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(30), 3);
-        SimpleQueue<Object> queue = queue(policy, clock);
-        SimpleQueue<Object> rival = queue(policy, clock);
+        SimpleQueue<Object> queue = clockedQueue(policy);
+        SimpleQueue<Object> rival = clockedQueue(policy);
         long id = queue.put("reclaimed");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
-        Worker<Object> worker = track(Worker.builder(queue, job -> {
-            started.countDown();
-            release.await();
-        }).heartbeatInterval(Duration.ofMillis(50)).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Gate gate = new Gate(1);
+        Worker<Object> worker = track(Worker.builder(queue, job -> gate.enter())
+                .heartbeatInterval(Duration.ofMillis(50)).observer(observer).build());
+        gate.start(worker);
 
         Job<Object> second;
         try (WorkerLog log = new WorkerLog()) {
@@ -438,13 +400,10 @@ class WorkerTest {
             assertThat(second.id()).isEqualTo(id);
             await().atMost(BOUND).until(() -> log.contains("Lease of job " + id + " in queue 'work' could not be renewed"));
         }
-        release.countDown();
+        gate.release();
 
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        rival.ack(second);
-        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+        awaitSingleOutcome(JobOutcome.DISCARDED);
+        assertLeasedUntilTheRivalAcks(queue, rival, second);
     }
 
     // ---------------------------------------------------------------- concurrency
@@ -454,25 +413,23 @@ class WorkerTest {
         int concurrency = 3;
         SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
         queue.putMany(IntStream.range(0, 7).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
-        CountDownLatch allStarted = latch(concurrency);
-        CountDownLatch release = latch(1);
+        Gate gate = new Gate(concurrency);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();
         Worker<Object> worker = track(Worker.builder(queue, job -> {
             maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
             try {
-                allStarted.countDown();
-                release.await();
+                gate.enter();
             } finally {
                 running.decrementAndGet();
             }
         }).concurrency(concurrency).pollInterval(Duration.ofMillis(50)).observer(observer).build());
         worker.start();
 
-        assertThat(allStarted.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        gate.awaitStarted();
         assertThat(worker.activeJobs()).isEqualTo(concurrency);
         assertThat(queue.stats()).isEqualTo(new QueueStats(4, 3, 0, 0));
-        release.countDown();
+        gate.release();
 
         await().atMost(BOUND).until(() -> queue.stats().equals(new QueueStats(0, 0, 7, 0)));
         assertThat(maxRunning).hasValue(concurrency);
@@ -554,21 +511,18 @@ class WorkerTest {
     void gracefulStopWaitsForRunningHandlersWhichAreAckedOnce() throws Exception {
         SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
         queue.putMany(IntStream.range(0, 5).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
-        CountDownLatch started = latch(2);
-        CountDownLatch release = latch(1);
+        Gate gate = new Gate(2);
         Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
         Worker<Object> worker = track(Worker.builder(queue, job -> {
             calls.computeIfAbsent(job.id(), key -> new AtomicInteger()).incrementAndGet();
-            started.countDown();
-            release.await();
+            gate.enter();
         }).concurrency(2).observer(observer).build());
-        worker.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        gate.start(worker);
 
         Threads.Call<Boolean> stop = Threads.start("stopper", worker::stop).awaitParked();
         assertThat(stop.result()).isNotDone();
         assertThat(worker.isRunning()).isFalse();
-        release.countDown();
+        gate.release();
 
         assertThat(stop.result().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         assertThat(queue.stats()).isEqualTo(new QueueStats(3, 0, 2, 0));
@@ -583,32 +537,21 @@ class WorkerTest {
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
         SimpleQueue<Object> queue = queue(policy);
         long id = queue.put("stuck");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
-        Worker<Object> stuck = track(Worker.builder(queue, job -> {
-            started.countDown();
-            release.await();
-        }).observer(observer).build());
-        stuck.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Gate gate = new Gate(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> gate.enter()).observer(observer).build());
+        gate.start(stuck);
 
         assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
 
         // Until its lease runs out the job stays with the stopped worker: no retry, no ack, no dead letter.
-        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
-                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
+        assertStaysLeased(queue);
 
         SimpleQueue<Object> later = queue(policy);
-        List<Integer> attempts = new CopyOnWriteArrayList<>();
         Recorder second = new Recorder();
-        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
-                .pollInterval(Duration.ofMillis(50)).observer(second).build());
-        next.start();
 
-        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
-        assertThat(attempts).containsExactly(1);
+        assertThat(attemptsOfTheRedelivery(later, second)).containsExactly(1);
         assertThat(second.finished).extracting(Finished::jobId).containsExactly(id);
-        release.countDown();
+        gate.release();
         assertThat(later.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
         assertThat(observer.outcomes()).doesNotContain(JobOutcome.ACKED, JobOutcome.RETRIED);
     }
@@ -618,28 +561,19 @@ class WorkerTest {
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
         SimpleQueue<Object> queue = queue(policy);
         long id = queue.put("stubborn");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
-        Worker<Object> stuck = track(Worker.builder(queue, job -> {
-            started.countDown();
-            awaitIgnoringInterrupts(release);
-        }).heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
-        stuck.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Gate gate = new Gate(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> gate.enterIgnoringInterrupts())
+                .heartbeatInterval(Duration.ofMillis(100)).observer(observer).build());
+        gate.start(stuck);
 
         assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
 
         // The stopped worker renews nothing any more, so the lease runs out and a new worker gets the job.
         SimpleQueue<Object> later = queue(policy);
-        List<Integer> attempts = new CopyOnWriteArrayList<>();
-        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
-                .pollInterval(Duration.ofMillis(50)).build());
-        next.start();
-        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
-        assertThat(attempts).containsExactly(1);
+        assertThat(attemptsOfTheRedelivery(later, WorkerObserver.NONE)).containsExactly(1);
 
-        release.countDown();
+        gate.release();
         await().atMost(BOUND).until(() -> observer.finished.size() == 1);
         assertThat(observer.finished.get(0).jobId()).isEqualTo(id);
         assertThat(observer.outcomes()).containsExactly(JobOutcome.DISCARDED);
@@ -651,20 +585,14 @@ class WorkerTest {
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 0);
         SimpleQueue<Object> queue = queue(policy);
         queue.put("last chance");
-        CountDownLatch started = latch(1);
-        CountDownLatch release = latch(1);
-        Worker<Object> stuck = track(Worker.builder(queue, job -> {
-            started.countDown();
-            release.await();
-        }).observer(observer).build());
-        stuck.start();
-        assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Gate gate = new Gate(1);
+        Worker<Object> stuck = track(Worker.builder(queue, job -> gate.enter()).observer(observer).build());
+        gate.start(stuck);
 
         assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
 
         // Shutting down is not a handler failure: the job must not become a dead letter because of it.
-        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
-                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
+        assertStaysLeased(queue);
         assertThat(queue.listFailed()).isEmpty();
     }
 
@@ -740,15 +668,42 @@ class WorkerTest {
     // ---------------------------------------------------------------- support
 
     private SimpleQueue<Object> queue(DeliveryPolicy policy) {
-        SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("work").delivery(policy).build();
-        opened.add(queue);
-        return queue;
+        return open(SimpleQueue.builder(dir).name("work").delivery(policy));
     }
 
-    private SimpleQueue<Object> queue(DeliveryPolicy policy, TestClock clock) {
-        SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("work").delivery(policy).clock(clock).build();
-        opened.add(queue);
-        return queue;
+    /** A queue on the test clock, which stands still until the test moves it. */
+    private SimpleQueue<Object> clockedQueue(DeliveryPolicy policy) {
+        return open(SimpleQueue.builder(dir).name("work").delivery(policy).clock(clock));
+    }
+
+    /** Waits until the observer saw one job finish, and checks that it finished with {@code outcome}. */
+    private void awaitSingleOutcome(JobOutcome outcome) {
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        assertThat(observer.outcomes()).containsExactly(outcome);
+    }
+
+    /** The job stays leased, now to the rival, until the rival acks it. */
+    private static void assertLeasedUntilTheRivalAcks(SimpleQueue<Object> queue, SimpleQueue<Object> rival,
+                                                      Job<Object> second) {
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
+        rival.ack(second);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    /** The one job stays leased for a while: no retry, no ack, no dead letter. */
+    private static void assertStaysLeased(SimpleQueue<Object> queue) {
+        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
+    }
+
+    /** Works the one job off {@code later} with a new worker once its lease ran out; returns the attempts it saw. */
+    private List<Integer> attemptsOfTheRedelivery(SimpleQueue<Object> later, WorkerObserver nextObserver) {
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Worker<Object> next = track(Worker.builder(later, job -> attempts.add(job.attempts()))
+                .pollInterval(Duration.ofMillis(50)).observer(nextObserver).build());
+        next.start();
+        await().atMost(BOUND).until(() -> later.stats().equals(new QueueStats(0, 0, 1, 0)));
+        return attempts;
     }
 
     private <T> Worker<T> track(Worker<T> worker) {
@@ -793,6 +748,42 @@ class WorkerTest {
                 .filter(thread -> thread.getName().startsWith(prefix)).toList();
         return !threads.isEmpty() && threads.stream().allMatch(thread ->
                 thread.getState() == Thread.State.WAITING || thread.getState() == Thread.State.TIMED_WAITING);
+    }
+
+    /** Holds handlers once they start until the test releases them; the tear-down releases them in any case. */
+    private final class Gate {
+        private final CountDownLatch started;
+        private final CountDownLatch release = latch(1);
+
+        Gate(int handlers) {
+            started = latch(handlers);
+        }
+
+        /** Called by a handler: counts it as started, then waits for the release. */
+        void enter() throws InterruptedException {
+            started.countDown();
+            release.await();
+        }
+
+        /** Like {@link #enter()}, but keeps waiting when interrupted, as a handler deaf to a stop would. */
+        void enterIgnoringInterrupts() {
+            started.countDown();
+            awaitIgnoringInterrupts(release);
+        }
+
+        /** Starts the worker and waits until this gate holds its handlers. */
+        void start(Worker<?> worker) throws InterruptedException {
+            worker.start();
+            awaitStarted();
+        }
+
+        void awaitStarted() throws InterruptedException {
+            assertThat(started.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        }
+
+        void release() {
+            release.countDown();
+        }
     }
 
     static final class InvalidInput extends IllegalArgumentException {

@@ -86,7 +86,7 @@ final class StatementCachingDataSource implements DataSource {
     private static final class CachingConnection implements InvocationHandler {
 
         private final Connection connection;
-        private final Map<String, Cached> statements = new LinkedHashMap<>(16, 0.75f, true);
+        private final Map<String, CachedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
         CachingConnection(Connection connection) {
             this.connection = connection;
@@ -112,75 +112,31 @@ final class StatementCachingDataSource implements DataSource {
         }
 
         private PreparedStatement prepare(String sql) throws SQLException {
-            Cached cached = statements.get(sql);
+            CachedStatement cached = statements.get(sql);
             if (cached == null) {
-                cached = new Cached(connection.prepareStatement(sql));
+                cached = new CachedStatement(connection.prepareStatement(sql));
+                cached.lend();
                 statements.put(sql, cached);
                 evictBeyondCapacity();
-            } else if (cached.inUse) {
-                return connection.prepareStatement(sql);
+                return cached;
             }
-            cached.inUse = true;
-            return cached.proxy;
+            return cached.lend() ? cached : connection.prepareStatement(sql);
         }
 
         private void evictBeyondCapacity() {
-            Iterator<Cached> eldest = statements.values().iterator();
+            Iterator<CachedStatement> eldest = statements.values().iterator();
             while (statements.size() > CAPACITY && eldest.hasNext()) {
-                Cached candidate = eldest.next();
-                if (!candidate.inUse) {
+                CachedStatement candidate = eldest.next();
+                if (!candidate.inUse()) {
                     eldest.remove();
-                    candidate.closeQuietly();
+                    candidate.discard();
                 }
             }
         }
 
         private void closeAll() {
-            statements.values().forEach(Cached::closeQuietly);
+            statements.values().forEach(CachedStatement::discard);
             statements.clear();
-        }
-    }
-
-    /** One kept statement and the proxy its users see, whose {@code close()} only resets it. */
-    private static final class Cached implements InvocationHandler {
-
-        final PreparedStatement statement;
-        final PreparedStatement proxy;
-        boolean inUse;
-
-        Cached(PreparedStatement statement) {
-            this.statement = statement;
-            this.proxy = (PreparedStatement) Proxy.newProxyInstance(StatementCachingDataSource.class.getClassLoader(),
-                    new Class<?>[] {PreparedStatement.class}, this);
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
-            if (name.equals("close")) {
-                if (inUse) {
-                    inUse = false;
-                    statement.clearParameters();
-                    statement.clearBatch();
-                }
-                return null;
-            }
-            if (name.equals("isClosed")) {
-                return !inUse || statement.isClosed();
-            }
-            try {
-                return method.invoke(statement, args);
-            } catch (InvocationTargetException thrown) {
-                throw thrown.getCause();
-            }
-        }
-
-        void closeQuietly() {
-            try {
-                statement.close();
-            } catch (SQLException ignored) {
-                // the connection is going away; nothing to keep
-            }
         }
     }
 }

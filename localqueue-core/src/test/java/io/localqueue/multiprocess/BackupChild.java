@@ -1,7 +1,5 @@
 package io.localqueue.multiprocess;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import io.localqueue.BackupResult;
 import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
@@ -9,17 +7,12 @@ import io.localqueue.LocalQueueException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The main class of the child JVMs of the backup tests, with the same line protocol as {@link QueueChild}: every
@@ -44,20 +37,16 @@ final class BackupChild {
     /** Reports stats, claims and acks one job and puts a new one, printing each step. */
     static final String CLAIM_ACK_PUT = "claim-ack-put";
 
-    private final PrintStream protocol;
-    private final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, UTF_8));
+    private final ChildProtocol protocol;
     private volatile boolean stopped;
     private volatile boolean orphaned;
 
-    private BackupChild(PrintStream protocol) {
+    private BackupChild(ChildProtocol protocol) {
         this.protocol = protocol;
     }
 
     public static void main(String[] args) throws Exception {
-        // stdout carries the protocol only; anything else that writes to System.out (logging) goes to stderr
-        PrintStream protocol = new PrintStream(System.out, true, UTF_8);
-        System.setOut(System.err);
-        BackupChild child = new BackupChild(protocol);
+        BackupChild child = new BackupChild(ChildProtocol.onStdout());
         child.run(args);
         System.exit(child.orphaned ? 3 : 0);
     }
@@ -75,7 +64,7 @@ final class BackupChild {
 
     private void produceBatches(Path directory, int batchSize) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
+            protocol.ready();
             watchForStop();
             int batch = 0;
             while (!stopped) {
@@ -84,16 +73,16 @@ final class BackupChild {
                     items.add(EnqueueItem.of("payload-" + batch + "-" + item, "b" + batch + "-" + item));
                 }
                 queue.putMany(items);
-                print(BATCH, batch);
+                protocol.print(BATCH, batch);
                 batch++;
             }
-            print(QueueChild.DONE, batch);
+            protocol.print(QueueChild.DONE, batch);
         }
     }
 
     private void consumeUntilStopped(Path directory) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
+            protocol.ready();
             watchForStop();
             int count = 0;
             while (!stopped) {
@@ -104,55 +93,43 @@ final class BackupChild {
                     continue;
                 }
                 queue.ack(job);
-                print(QueueChild.ACKED, job.id());
+                protocol.print(QueueChild.ACKED, job.id());
                 count++;
             }
-            print(QueueChild.DONE, count);
+            protocol.print(QueueChild.DONE, count);
         }
     }
 
     private void backup(Path directory, Path destination) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
+            protocol.ready();
             try {
                 BackupResult result = queue.backup(destination);
-                print(BACKED_UP, result.pageCount());
+                protocol.print(BACKED_UP, result.pageCount());
             } catch (LocalQueueException failure) {
                 if (!(failure.getCause() instanceof FileAlreadyExistsException)) {
                     throw failure;
                 }
-                print(EXISTS, failure.getCause().getClass().getName());
+                protocol.print(EXISTS, failure.getCause().getClass().getName());
             }
         }
     }
 
     private void claimAckPut(Path directory) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
+            protocol.ready();
             printStats(queue.stats());
             Job<Object> job = queue.getNowait();
-            print(QueueChild.CLAIMED, job.id(), job.attempts(), job.data());
+            protocol.print(QueueChild.CLAIMED, job.id(), job.attempts(), job.data());
             queue.ack(job);
-            print(QueueChild.ACKED, job.id());
-            print(QueueChild.PUT, queue.put("added-by-child"));
+            protocol.print(QueueChild.ACKED, job.id());
+            protocol.print(QueueChild.PUT, queue.put("added-by-child"));
             printStats(queue.stats());
         }
     }
 
     private void printStats(QueueStats stats) {
-        print(STATS, stats.ready(), stats.processing(), stats.acked(), stats.failed());
-    }
-
-    private void ready() throws IOException {
-        print(QueueChild.READY);
-        String line = commands.readLine();
-        if (line == null) {
-            System.err.println("stdin closed while waiting for " + QueueChild.GO + "; the test JVM is gone");
-            System.exit(3);
-        }
-        if (!line.equals(QueueChild.GO)) {
-            throw new IllegalStateException("expected command " + QueueChild.GO + " but got " + line);
-        }
+        protocol.print(STATS, stats.ready(), stats.processing(), stats.acked(), stats.failed());
     }
 
     /** Reads stdin on a daemon thread and releases the loop on STOP or when the test JVM goes away. */
@@ -160,7 +137,7 @@ final class BackupChild {
         Thread watcher = new Thread(() -> {
             try {
                 String line;
-                while ((line = commands.readLine()) != null) {
+                while ((line = protocol.nextCommand()) != null) {
                     if (line.equals(STOP)) {
                         stopped = true;
                         return;
@@ -175,9 +152,5 @@ final class BackupChild {
         }, "stop-watcher");
         watcher.setDaemon(true);
         watcher.start();
-    }
-
-    private void print(Object... words) {
-        protocol.println(Arrays.stream(words).map(String::valueOf).collect(Collectors.joining(" ")));
     }
 }

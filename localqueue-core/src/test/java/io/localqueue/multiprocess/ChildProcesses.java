@@ -5,9 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,7 +65,7 @@ final class ChildProcesses implements AutoCloseable {
         }
         started.clear();
         if (scratch != null) {
-            deleteRecursively(scratch);
+            Directories.deleteRecursively(scratch);
             scratch = null;
         }
     }
@@ -81,15 +79,5 @@ final class ChildProcesses implements AutoCloseable {
             }
         }
         return scratch;
-    }
-
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot delete " + directory, failure);
-        }
     }
 }

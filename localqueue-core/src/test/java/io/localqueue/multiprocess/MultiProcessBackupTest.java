@@ -23,8 +23,6 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.LocalQueueException;
 import io.localqueue.SimpleQueue;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +33,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -51,25 +48,19 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Online backups next to other JVMs that use the same file, and backups opened by a fresh JVM. */
-class MultiProcessBackupTest {
+class MultiProcessBackupTest extends MultiProcessTestBase {
 
     private static final int BATCH_SIZE = 50;
     private static final int MAX_BACKUPS = 100;
     private static final Duration BOUND = Duration.ofSeconds(60);
 
-    @TempDir
-    Path dir;
-
-    private final ChildProcesses children = new ChildProcesses();
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
-    void stopChildren() {
+    void stopThreads() {
         threads.shutdownNow();
-        children.close();
     }
 
     @Test
@@ -85,7 +76,7 @@ class MultiProcessBackupTest {
             lastId = queue.put("second-waiting");
             queue.backup(backup);
         }
-        deleteRecursively(source); // the copy must stand on its own
+        Directories.deleteRecursively(source); // the copy must stand on its own
 
         JvmProcess restorer = children.start("restorer", BackupChild.class, CLAIM_ACK_PUT, backup);
         restorer.expect(READY);
@@ -131,7 +122,7 @@ class MultiProcessBackupTest {
                 consumerWorkedDuringABackup |= jobsAcked.get() > ackedBefore;
                 assertThat(result.verified()).isTrue();
                 assertOnlyWholeBatches(result.databasePath(), batchesBefore, ackedBefore);
-                deleteRecursively(result.destination());
+                Directories.deleteRecursively(result.destination());
                 backups++;
             }
             int batchesAfter = batchesCommitted.get();
@@ -318,16 +309,6 @@ class MultiProcessBackupTest {
                 result.add(row);
             }
             return result;
-        }
-    }
-
-    private static void deleteRecursively(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException failure) {
-            throw new UncheckedIOException("cannot delete " + directory, failure);
         }
     }
 }

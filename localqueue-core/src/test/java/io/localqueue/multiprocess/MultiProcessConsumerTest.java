@@ -23,7 +23,6 @@ import io.localqueue.Job;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,25 +30,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Consumers in separate JVMs sharing one queue file: exclusive claims, crash recovery, wake-ups and fencing. */
-class MultiProcessConsumerTest {
+class MultiProcessConsumerTest extends MultiProcessTestBase {
 
     private static final int JOBS = 600;
     private static final int CONSUMERS = 3;
-
-    @TempDir
-    Path dir;
-
-    private final ChildProcesses children = new ChildProcesses();
-
-    @AfterEach
-    void stopChildren() {
-        children.close();
-    }
 
     @Test
     void consumerProcessesClaimEveryJobExactlyOnce() {

@@ -12,28 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.localqueue.Job;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Producers in separate JVMs racing on one queue file: deduplication by job id and the pending-job limit. */
-class MultiProcessProducerTest {
+class MultiProcessProducerTest extends MultiProcessTestBase {
 
     private static final int LIMIT = 10;
-
-    @TempDir
-    Path dir;
-
-    private final ChildProcesses children = new ChildProcesses();
-
-    @AfterEach
-    void stopChildren() {
-        children.close();
-    }
 
     @Test
     void processesPuttingTheSameJobIdTogetherShareOneJob() {
@@ -80,15 +67,12 @@ class MultiProcessProducerTest {
             ChildProcesses.sendAll(producers, GO);
             List<Long> ids = new ArrayList<>();
             int full = 0;
-            for (JvmProcess producer : producers) {
-                String line = producer.nextLine();
-                if (line.equals(FULL)) {
+            for (String put : putOutcomes(producers)) {
+                if (put.equals(FULL)) {
                     full++;
                 } else {
-                    assertThat(line).as("outcome of %s", producer).startsWith(PUT + " ");
-                    ids.add(Long.parseLong(line.substring(PUT.length() + 1)));
+                    ids.add(Long.parseLong(put));
                 }
-                producer.awaitSuccess();
             }
 
             assertThat(ids).hasSize(LIMIT).doesNotHaveDuplicates();
@@ -105,18 +89,15 @@ class MultiProcessProducerTest {
             List<Long> ids = new ArrayList<>();
             int admitted = 0;
             int full = 0;
-            for (JvmProcess producer : producers) {
-                String line = producer.nextLine();
-                if (line.equals(FULL)) {
+            for (String put : putOutcomes(producers)) {
+                if (put.equals(FULL)) {
                     full++;
                 } else {
-                    assertThat(line).as("outcome of %s", producer).startsWith(PUT + " ");
-                    List<Long> batch = ids(line.substring(PUT.length() + 1));
+                    List<Long> batch = ids(put);
                     assertThat(batch).hasSize(3);
                     ids.addAll(batch);
                     admitted++;
                 }
-                producer.awaitSuccess();
             }
 
             assertThat(admitted).isEqualTo(3);
@@ -124,6 +105,25 @@ class MultiProcessProducerTest {
             assertThat(ids).hasSize(9).doesNotHaveDuplicates();
             assertThat(queue.stats()).isEqualTo(new QueueStats(9, 0, 0, 0));
         }
+    }
+
+    /**
+     * Reads each producer's one outcome line and waits for it to exit: {@value QueueChild#FULL}, or the ids it put
+     * (the words after {@value QueueChild#PUT}).
+     */
+    private static List<String> putOutcomes(List<JvmProcess> producers) {
+        List<String> outcomes = new ArrayList<>();
+        for (JvmProcess producer : producers) {
+            String line = producer.nextLine();
+            if (line.equals(FULL)) {
+                outcomes.add(FULL);
+            } else {
+                assertThat(line).as("outcome of %s", producer).startsWith(PUT + " ");
+                outcomes.add(line.substring(PUT.length() + 1));
+            }
+            producer.awaitSuccess();
+        }
+        return outcomes;
     }
 
     private static List<Long> ids(String commaSeparated) {

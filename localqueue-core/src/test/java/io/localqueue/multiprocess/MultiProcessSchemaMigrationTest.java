@@ -20,31 +20,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Processes opening a file of the Python 1.0 layout at the same moment bring it up to date exactly once: another
  * process holds the write lock while they start opening, so each finds the schema out of date and then waits for the
  * lock; once it is released, the first migrates and the others must notice that inside their own transaction.
  */
-class MultiProcessSchemaMigrationTest {
+class MultiProcessSchemaMigrationTest extends MultiProcessTestBase {
 
     private static final int OPENERS = 4;
 
     /** Long enough for every opener to find the schema out of date and queue up for the write lock. */
     private static final long HOLD_MILLIS = 1500;
-
-    @TempDir
-    Path dir;
-
-    private final ChildProcesses children = new ChildProcesses();
-
-    @AfterEach
-    void stopChildren() {
-        children.close();
-    }
 
     @Test
     void processesOpeningAnOldFileTogetherMigrateItOnceAndKeepEveryRow() throws Exception {

@@ -13,7 +13,6 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,24 +21,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Another process holding SQLite's write lock longer than SQLite's own busy timeout. */
-class MultiProcessWriteLockTest {
+class MultiProcessWriteLockTest extends MultiProcessTestBase {
 
     /** Longer than SQLite's 5 s busy timeout, so only the engine's own retrying can outlast it. */
     private static final long HOLD_MILLIS = 5500;
 
-    @TempDir
-    Path dir;
-
-    private final ChildProcesses children = new ChildProcesses();
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
     @AfterEach
     void stop() {
         threads.shutdownNow();
-        children.close();
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.localqueue.multiprocess;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.EnqueueItem;
 import io.localqueue.ForeignJobs;
@@ -11,10 +9,7 @@ import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,7 +18,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -61,19 +55,15 @@ final class QueueChild {
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
     static final String OPEN = "open";
 
-    private final PrintStream protocol;
-    private final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, UTF_8));
+    private final ChildProtocol protocol;
     private final String payload = "from-" + ProcessHandle.current().pid();
 
-    private QueueChild(PrintStream protocol) {
+    private QueueChild(ChildProtocol protocol) {
         this.protocol = protocol;
     }
 
     public static void main(String[] args) throws Exception {
-        // stdout carries the protocol only; anything else that writes to System.out (logging) goes to stderr
-        PrintStream protocol = new PrintStream(System.out, true, UTF_8);
-        System.setOut(System.err);
-        new QueueChild(protocol).run(args);
+        new QueueChild(ChildProtocol.onStdout()).run(args);
         System.exit(0);
     }
 
@@ -98,7 +88,7 @@ final class QueueChild {
     /** Claims and acks until the queue stays empty for a second; prints CLAIMED id attempts, ACKED id, DONE count. */
     private void consume(Path directory) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
+            protocol.ready();
             int count = 0;
             while (true) {
                 Job<Object> job;
@@ -107,19 +97,19 @@ final class QueueChild {
                 } catch (QueueEmptyException empty) {
                     break;
                 }
-                print(CLAIMED, job.id(), job.attempts());
+                protocol.print(CLAIMED, job.id(), job.attempts());
                 queue.ack(job);
-                print(ACKED, job.id());
+                protocol.print(ACKED, job.id());
                 count++;
             }
-            print(DONE, count);
+            protocol.print(DONE, count);
         }
     }
 
     private void putWithJobId(Path directory, String jobId) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
-            print(PUT, queue.put(payload, jobId));
+            protocol.ready();
+            protocol.print(PUT, queue.put(payload, jobId));
         }
     }
 
@@ -130,18 +120,18 @@ final class QueueChild {
             items.add(EnqueueItem.of(payload, "job-" + i));
         }
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
-            print(PUT, join(queue.putMany(items)));
+            protocol.ready();
+            protocol.print(PUT, join(queue.putMany(items)));
         }
     }
 
     private void putOnceAgainstLimit(Path directory, long limit) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).maxPendingJobs(limit).build()) {
-            ready();
+            protocol.ready();
             try {
-                print(PUT, queue.put(payload, null, Duration.ZERO));
+                protocol.print(PUT, queue.put(payload, null, Duration.ZERO));
             } catch (QueueFullException full) {
-                print(FULL);
+                protocol.print(FULL);
             }
         }
     }
@@ -152,19 +142,19 @@ final class QueueChild {
             items.add(EnqueueItem.of(payload + "-" + i));
         }
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).maxPendingJobs(limit).build()) {
-            ready();
+            protocol.ready();
             try {
-                print(PUT, join(queue.putMany(items, Duration.ZERO)));
+                protocol.print(PUT, join(queue.putMany(items, Duration.ZERO)));
             } catch (QueueFullException full) {
-                print(FULL);
+                protocol.print(FULL);
             }
         }
     }
 
     private void putOne(Path directory) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
-            ready();
-            print(PUT, queue.put(payload), payload);
+            protocol.ready();
+            protocol.print(PUT, queue.put(payload), payload);
         }
     }
 
@@ -172,24 +162,24 @@ final class QueueChild {
     private void claimAndWait(Path directory, String name, Duration lease) throws IOException {
         DeliveryPolicy delivery = DeliveryPolicy.defaults().withLease(lease);
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name(name).delivery(delivery).build()) {
-            ready();
+            protocol.ready();
             Job<Object> job = queue.get(Duration.ofSeconds(30));
-            print(CLAIMED, job.id(), job.attempts(), job.receipt());
-            await(ACK);
+            protocol.print(CLAIMED, job.id(), job.attempts(), job.receipt());
+            protocol.await(ACK);
             queue.ack(job);
-            print(ACKED, job.id());
+            protocol.print(ACKED, job.id());
         }
     }
 
     /** Acks, through a queue of another name, a delivery claimed elsewhere; prints LEASE_EXPIRED or ACKED. */
     private void ackForeign(Path directory, String name, long id, String receipt) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name(name).build()) {
-            ready();
+            protocol.ready();
             try {
                 queue.ack(ForeignJobs.of(queue, id, receipt));
-                print(ACKED, id);
+                protocol.print(ACKED, id);
             } catch (LeaseExpiredException expired) {
-                print(LEASE_EXPIRED, id);
+                protocol.print(LEASE_EXPIRED, id);
             }
         }
     }
@@ -201,14 +191,14 @@ final class QueueChild {
     private void holdWriteLock(Path file, long holdMillis) throws IOException, SQLException, InterruptedException {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement statement = connection.createStatement()) {
-            ready();
+            protocol.ready();
             statement.execute("BEGIN IMMEDIATE");
-            print(LOCKED);
+            protocol.print(LOCKED);
             Thread.sleep(holdMillis); // simulates the slow writer itself; nothing is awaited here
-            print(HELD);
-            await(RELEASE);
+            protocol.print(HELD);
+            protocol.await(RELEASE);
             statement.execute("COMMIT");
-            print(RELEASED);
+            protocol.print(RELEASED);
         }
     }
 
@@ -222,31 +212,11 @@ final class QueueChild {
         try (SimpleQueue<Object> scratch = SimpleQueue.builder(warmUp).build()) {
             scratch.stats();
         }
-        ready();
+        protocol.ready();
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
             QueueStats stats = queue.stats();
-            print(OPENED, stats.ready(), stats.processing(), stats.acked(), stats.failed());
+            protocol.print(OPENED, stats.ready(), stats.processing(), stats.acked(), stats.failed());
         }
-    }
-
-    private void ready() throws IOException {
-        print(READY);
-        await(GO);
-    }
-
-    private void await(String command) throws IOException {
-        String line = commands.readLine();
-        if (line == null) {
-            System.err.println("stdin closed while waiting for " + command + "; the test JVM is gone");
-            System.exit(3);
-        }
-        if (!line.equals(command)) {
-            throw new IllegalStateException("expected command " + command + " but got " + line);
-        }
-    }
-
-    private void print(Object... words) {
-        protocol.println(Arrays.stream(words).map(String::valueOf).collect(Collectors.joining(" ")));
     }
 
     private static String join(List<Long> ids) {

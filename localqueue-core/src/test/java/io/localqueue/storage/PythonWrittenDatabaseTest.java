@@ -32,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.localqueue.DueJobs;
 import io.localqueue.FailedMessage;
 import io.localqueue.FailureReason;
 import io.localqueue.ForeignJobs;
@@ -39,16 +40,14 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.Job;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.QueueDiagnostics;
-import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
+import io.localqueue.QueueTestBase;
 import io.localqueue.SimpleQueue;
-import io.localqueue.TestClock;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -56,24 +55,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A file written by the Python library 1.4 (see {@link PythonDatabase}) opened and worked by this library with its
  * clock at the moment the fixture describes.
  */
-class PythonWrittenDatabaseTest {
+class PythonWrittenDatabaseTest extends QueueTestBase {
 
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock(PythonDatabase.NOW_INSTANT);
-    private final List<SimpleQueue<Object>> opened = new ArrayList<>();
+    private final Map<String, SimpleQueue<Object>> queues = new HashMap<>();
     private PythonDatabase python;
     private Map<String, List<Map<String, Object>>> before;
+
+    PythonWrittenDatabaseTest() {
+        super(PythonDatabase.NOW_INSTANT);
+    }
 
     @BeforeEach
     void writeThePythonFile() throws SQLException {
@@ -81,21 +78,13 @@ class PythonWrittenDatabaseTest {
         before = RawSqlite.tables(python.file());
     }
 
-    @AfterEach
-    void closeQueues() {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
     @Test
-    void openingRewritesNoRowOfAnyTable() throws SQLException {
+    void openingRewritesNoRowOfAnyTable() throws Exception {
         Map<String, String> schemaBefore = RawSqlite.schema(python.file());
         for (String name : List.of(QUEUE, REPORTS, BUS)) {
             queue(name).stats();
         }
-        closeQueues();
-        opened.clear();
+        closeOpened();
 
         assertThat(RawSqlite.tables(python.file())).isEqualTo(before);
         Map<String, String> schemaAfter = RawSqlite.schema(python.file());
@@ -181,13 +170,7 @@ class PythonWrittenDatabaseTest {
 
         assertThat(queue.reclaimExpiredLeases()).isEqualTo(1);
 
-        Map<String, Object> expected = new LinkedHashMap<>(storedBefore(id));
-        expected.put("status", 0L);
-        expected.put("lease_until", null);
-        expected.put("receipt", null);
-        expected.put("updated_at", NOW);
-        assertThat(RawSqlite.message(python.file(), id)).isEqualTo(expected);
-        assertMessagesUnchangedExcept(List.of(id));
+        assertOnlyThisRowLeftItsLease(id, 0L);
     }
 
     @Test
@@ -222,13 +205,7 @@ class PythonWrittenDatabaseTest {
 
         queue.ack(ForeignJobs.of(queue, id, LIVE_RECEIPT));
 
-        Map<String, Object> expected = new LinkedHashMap<>(storedBefore(id));
-        expected.put("status", 2L);
-        expected.put("lease_until", null);
-        expected.put("receipt", null);
-        expected.put("updated_at", NOW);
-        assertThat(RawSqlite.message(python.file(), id)).isEqualTo(expected);
-        assertMessagesUnchangedExcept(List.of(id));
+        assertOnlyThisRowLeftItsLease(id, 2L);
     }
 
     @Test
@@ -427,26 +404,12 @@ class PythonWrittenDatabaseTest {
     }
 
     private SimpleQueue<Object> queue(String name) {
-        for (SimpleQueue<Object> queue : opened) {
-            if (queue.name().equals(name)) {
-                return queue;
-            }
-        }
-        SimpleQueue<Object> queue = SimpleQueue.builder(dir).name(name).clock(clock).build();
-        opened.add(queue);
-        return queue;
+        return queues.computeIfAbsent(name, key -> open(SimpleQueue.builder(dir).name(key).clock(clock)));
     }
 
     /** Claims until the queue has nothing due and returns the ids in claim order. */
     private static List<Long> drain(SimpleQueue<Object> queue) {
-        List<Long> ids = new ArrayList<>();
-        while (true) {
-            try {
-                ids.add(queue.getNowait().id());
-            } catch (QueueEmptyException empty) {
-                return ids;
-            }
-        }
+        return DueJobs.claimAll(queue).stream().map(Job::id).toList();
     }
 
     private Map<String, Object> storedBefore(long id) {
@@ -460,6 +423,20 @@ class PythonWrittenDatabaseTest {
     private Set<Long> messageIds() throws SQLException {
         return RawSqlite.query(python.file(), "SELECT id FROM messages").stream()
                 .map(row -> (Long) row.get("id")).collect(Collectors.toSet());
+    }
+
+    /**
+     * The row of {@code id} holds what the Python library wrote but for {@code status}, no lease or receipt and an
+     * update at {@code NOW}; every other messages row is unchanged.
+     */
+    private void assertOnlyThisRowLeftItsLease(long id, long status) throws SQLException {
+        Map<String, Object> expected = new LinkedHashMap<>(storedBefore(id));
+        expected.put("status", status);
+        expected.put("lease_until", null);
+        expected.put("receipt", null);
+        expected.put("updated_at", NOW);
+        assertThat(RawSqlite.message(python.file(), id)).isEqualTo(expected);
+        assertMessagesUnchangedExcept(List.of(id));
     }
 
     /** Every messages row other than {@code ids} still holds exactly what the Python library wrote. */

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueTestBase;
 import io.localqueue.SimpleQueue;
-import io.localqueue.TestClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,13 +19,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A file this library writes follows the conventions of the Python library's files, column by column. */
-class WrittenFileConventionsTest {
+class WrittenFileConventionsTest extends QueueTestBase {
 
     /** A clock reading with milliseconds, so that a timestamp in seconds or microseconds would show. */
     private static final Instant START = Instant.parse("2030-01-01T00:00:00.123Z");
@@ -33,23 +31,18 @@ class WrittenFileConventionsTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final int MAX_RETRIES = 2;
 
-    @TempDir
-    Path dir;
-
-    private final TestClock clock = new TestClock(START);
     private SimpleQueue<Object> queue;
     private Path file;
 
-    @BeforeEach
-    void openQueue() {
-        queue = SimpleQueue.builder(dir).name("emails").delivery(new DeliveryPolicy(LEASE, MAX_RETRIES)).clock(clock)
-                .build();
-        file = dir.resolve(LocalQueueDatabase.FILE_NAME);
+    WrittenFileConventionsTest() {
+        super(START);
     }
 
-    @AfterEach
-    void closeQueue() {
-        queue.close();
+    @BeforeEach
+    void openQueue() {
+        queue = open(SimpleQueue.builder(dir).name("emails").delivery(new DeliveryPolicy(LEASE, MAX_RETRIES))
+                .clock(clock));
+        file = dir.resolve(LocalQueueDatabase.FILE_NAME);
     }
 
     @Test
@@ -168,49 +161,37 @@ class WrittenFileConventionsTest {
 
     @Test
     void ackMarksTheRowDoneAndClearsReceiptAndLease() throws SQLException {
-        long id = queue.put("hello");
-        Job<Object> job = queue.getNowait();
-        Map<String, Object> expected = row(id);
-        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+        Claimed claimed = claimThenWait(Duration.ofSeconds(2));
 
-        queue.ack(job);
+        queue.ack(claimed.job());
 
-        expected.putAll(Map.of("status", 2L, "updated_at", now));
-        expected.put("receipt", null);
-        expected.put("lease_until", null);
-        assertThat(row(id)).isEqualTo(expected);
+        Map<String, Object> expected = withoutLease(claimed.row());
+        expected.putAll(Map.of("status", 2L, "updated_at", claimed.now()));
+        assertThat(row(claimed.id())).isEqualTo(expected);
     }
 
     @Test
     void nackWithDelayMakesTheRowReadyAtNowPlusTheDelay() throws SQLException {
-        long id = queue.put("hello");
-        Job<Object> job = queue.getNowait();
-        Map<String, Object> expected = row(id);
-        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+        Claimed claimed = claimThenWait(Duration.ofSeconds(2));
 
-        queue.nack(job, Duration.ofMillis(5_250), "TimeoutError: slow");
+        queue.nack(claimed.job(), Duration.ofMillis(5_250), "TimeoutError: slow");
 
-        expected.putAll(Map.of("status", 0L, "available_at", now + 5_250, "last_error", "TimeoutError: slow",
-                "updated_at", now));
-        expected.put("receipt", null);
-        expected.put("lease_until", null);
-        assertThat(row(id)).isEqualTo(expected);
+        Map<String, Object> expected = withoutLease(claimed.row());
+        expected.putAll(Map.of("status", 0L, "available_at", claimed.now() + 5_250, "last_error",
+                "TimeoutError: slow", "updated_at", claimed.now()));
+        assertThat(row(claimed.id())).isEqualTo(expected);
     }
 
     @Test
     void failStoresExplicitPermanentFailure() throws SQLException {
-        long id = queue.put("hello");
-        Job<Object> job = queue.getNowait();
-        Map<String, Object> expected = row(id);
-        long now = clock.advance(Duration.ofSeconds(2)).toEpochMilli();
+        Claimed claimed = claimThenWait(Duration.ofSeconds(2));
 
-        queue.fail(job, "ValueError: bad address");
+        queue.fail(claimed.job(), "ValueError: bad address");
 
+        Map<String, Object> expected = withoutLease(claimed.row());
         expected.putAll(Map.of("status", 3L, "failure_reason", "explicit_permanent_failure",
-                "last_error", "ValueError: bad address", "updated_at", now));
-        expected.put("receipt", null);
-        expected.put("lease_until", null);
-        assertThat(row(id)).isEqualTo(expected);
+                "last_error", "ValueError: bad address", "updated_at", claimed.now()));
+        assertThat(row(claimed.id())).isEqualTo(expected);
     }
 
     @Test
@@ -251,15 +232,13 @@ class WrittenFileConventionsTest {
 
     @Test
     void extendLeaseMovesTheLeaseEndToNowPlusTheDuration() throws SQLException {
-        long id = queue.put("hello");
-        Job<Object> job = queue.getNowait();
-        Map<String, Object> expected = row(id);
-        long now = clock.advance(Duration.ofSeconds(20)).toEpochMilli();
+        Claimed claimed = claimThenWait(Duration.ofSeconds(20));
 
-        queue.extendLease(job, Duration.ofSeconds(45));
+        queue.extendLease(claimed.job(), Duration.ofSeconds(45));
 
-        expected.putAll(Map.of("lease_until", now + 45_000, "updated_at", now));
-        assertThat(row(id)).isEqualTo(expected);
+        Map<String, Object> expected = claimed.row();
+        expected.putAll(Map.of("lease_until", claimed.now() + 45_000, "updated_at", claimed.now()));
+        assertThat(row(claimed.id())).isEqualTo(expected);
     }
 
     @Test
@@ -294,8 +273,28 @@ class WrittenFileConventionsTest {
         assertThat(row(id)).containsEntry("payload", hex(python));
     }
 
+    /** Puts and claims one job, then moves the clock on by {@code wait}. */
+    private Claimed claimThenWait(Duration wait) throws SQLException {
+        long id = queue.put("hello");
+        Job<Object> job = queue.getNowait();
+        Map<String, Object> row = row(id);
+        long now = clock.advance(wait).toEpochMilli();
+        return new Claimed(id, job, row, now);
+    }
+
     private Map<String, Object> row(long id) throws SQLException {
         return new LinkedHashMap<>(RawSqlite.message(file, id));
+    }
+
+    /** The row with receipt and lease end cleared, as settling a delivery leaves them. */
+    private static Map<String, Object> withoutLease(Map<String, Object> row) {
+        row.put("receipt", null);
+        row.put("lease_until", null);
+        return row;
+    }
+
+    /** A claimed job, its row as it stood right after the claim, and the clock's time in milliseconds since. */
+    private record Claimed(long id, Job<Object> job, Map<String, Object> row, long now) {
     }
 
     private static String hex(String text) {

@@ -9,12 +9,10 @@ import io.localqueue.Job;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import io.localqueue.WorkerObserver;
-import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpoint;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,27 +23,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class QueueListenerTest {
+class QueueListenerTest extends ContextRunnerTestBase {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
-
-    @TempDir
-    Path dir;
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocalQueueAutoConfiguration.class));
-
-    private ApplicationContextRunner onTempDir() {
-        return runner.withPropertyValues("localqueue.path=" + dir);
-    }
 
     // ---------------------------------------------------------------- parameters and attributes
 

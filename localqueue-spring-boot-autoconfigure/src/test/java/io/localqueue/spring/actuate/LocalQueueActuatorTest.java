@@ -9,6 +9,7 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
+import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
@@ -35,31 +36,22 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-class LocalQueueActuatorTest {
+class LocalQueueActuatorTest extends ContextRunnerTestBase {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
     private static final String EXPOSE = "management.endpoints.web.exposure.include=localqueue";
 
-    @TempDir
-    Path dir;
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocalQueueAutoConfiguration.class,
-                    LocalQueueEndpointAutoConfiguration.class, LocalQueueHealthAutoConfiguration.class,
-                    LocalQueueMetricsAutoConfiguration.class, MetricsAutoConfiguration.class));
-
-    private ApplicationContextRunner onTempDir() {
-        return runner.withPropertyValues("localqueue.path=" + dir);
+    LocalQueueActuatorTest() {
+        super(LocalQueueAutoConfiguration.class, LocalQueueEndpointAutoConfiguration.class,
+                LocalQueueHealthAutoConfiguration.class, LocalQueueMetricsAutoConfiguration.class,
+                MetricsAutoConfiguration.class);
     }
 
     // ---------------------------------------------------------------- endpoint

@@ -10,6 +10,7 @@ import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
@@ -30,27 +31,15 @@ import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-class LocalQueueAutoConfigurationTest {
-
-    @TempDir
-    Path dir;
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocalQueueAutoConfiguration.class));
-
-    private ApplicationContextRunner onTempDir() {
-        return runner.withPropertyValues("localqueue.path=" + dir);
-    }
+class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
 
     @Test
     void defaultBeansArePresent() {

@@ -4,30 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.QueueStats;
+import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-class QueueListenerSmokeTest {
-
-    @TempDir
-    Path dir;
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LocalQueueAutoConfiguration.class));
+class QueueListenerSmokeTest extends ContextRunnerTestBase {
 
     @Test
     void listenerReceivesWhatTheTemplatePuts() {
-        runner.withPropertyValues("localqueue.path=" + dir).withUserConfiguration(Listeners.class).run(context -> {
+        onTempDir().withUserConfiguration(Listeners.class).run(context -> {
             LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
             template.put("emails", new Email("a@example.com"));
             template.put("emails", new Email("b@example.com"));
