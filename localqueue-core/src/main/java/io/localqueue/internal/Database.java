@@ -87,7 +87,10 @@ public final class Database implements AutoCloseable {
         this.directory = directory;
         this.file = file;
         this.sqliteVersion = sqliteVersion;
-        this.writerPool = pool("localqueue-writer", new StatementCachingDataSource(dataSource(url, 0)), 1);
+        // Opening waits on SQLite's busy handler like any reader; prepareWriter then turns it off, since writes
+        // retry on their own, outside the in-process lock.
+        this.writerPool = pool("localqueue-writer",
+                new StatementCachingDataSource(dataSource(url, READ_BUSY_TIMEOUT_MS)), 1);
         try {
             this.readerPool = pool("localqueue-reader",
                     new StatementCachingDataSource(dataSource(url, READ_BUSY_TIMEOUT_MS)), READER_POOL_SIZE);
@@ -393,6 +396,10 @@ public final class Database implements AutoCloseable {
 
     private void prepareWriter(Connection connection, DurabilityMode mode) throws SQLException {
         SQLiteConnection raw = connection.unwrap(SQLiteConnection.class);
+        if (raw != preparedWriter) {
+            raw.setBusyTimeout(0);
+            preparedMode = null;
+        }
         if (raw != preparedWriter || mode != preparedMode) {
             execute(connection, "PRAGMA synchronous = " + mode.synchronousLevel());
             preparedWriter = raw;

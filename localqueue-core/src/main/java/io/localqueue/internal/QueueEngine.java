@@ -17,7 +17,9 @@ import io.localqueue.QueueStats;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.jspecify.annotations.Nullable;
@@ -124,11 +126,15 @@ public final class QueueEngine {
     public List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
         boolean nowait = timeoutNanos == 0;
         Deadline deadline = Deadline.after(timeoutNanos);
+        LockContention contention = new LockContention();
         while (!cancelled.getAsBoolean()) {
             ensureOpen();
             long seen = database.changes().version(queue);
             if (lastClaimFound) {
-                List<ClaimedRow> rows = claimNow(nowait, limit);
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
                 if (!rows.isEmpty()) {
                     return rows;
                 }
@@ -136,7 +142,10 @@ public final class QueueEngine {
             long now = clock.millis();
             ClaimStatements.Probe probe = database.read(jdbc -> ClaimStatements.probe(jdbc, queue));
             if (probe.claimable(now)) {
-                List<ClaimedRow> rows = claimNow(nowait, limit);
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
                 if (!rows.isEmpty()) {
                     return rows;
                 }
@@ -146,6 +155,59 @@ public final class QueueEngine {
             }
         }
         return List.of();
+    }
+
+    /**
+     * Makes one claim attempt. When another connection holds the write lock it returns null after a short pause,
+     * so the caller looks (with a read) whether the job is still there before trying again: consumers racing for
+     * one new job then stop at the read instead of queueing for the lock only to find nothing.
+     */
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, LockContention contention) {
+        ClaimStatements.Claim claim;
+        try {
+            claim = database.write(durability, 0, ensureOpen,
+                    jdbc -> ClaimStatements.claim(jdbc, queue, clock.millis(), delivery.lease().toMillis(), limit));
+        } catch (WriteLockBusyException busy) {
+            if (nowait) {
+                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
+                        busy);
+            }
+            contention.pauseOrGiveUp(busy);
+            return null;
+        }
+        contention.reset();
+        if (claim.reclaimed() > 0) {
+            wakeWaiters();
+        }
+        lastClaimFound = !claim.rows().isEmpty();
+        return claim.rows();
+    }
+
+    /** Backs off between claim attempts that found the write lock taken, within the write budget. */
+    private static final class LockContention {
+        private static final long FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+        private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+        private long since = -1;
+        private long pause = FIRST_PAUSE_NANOS;
+
+        void pauseOrGiveUp(WriteLockBusyException busy) {
+            long now = System.nanoTime();
+            if (since < 0) {
+                since = now;
+            } else if (now - since >= Database.WRITE_BUDGET_NANOS) {
+                throw busy;
+            }
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(pause / 2, pause + 1));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new LocalQueueException("interrupted while waiting for the write lock", busy);
+            }
+            pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+        }
+
+        void reset() {
+            since = -1;
+            pause = FIRST_PAUSE_NANOS;
+        }
     }
 
     /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
