@@ -1,5 +1,6 @@
 package io.localqueue.benchmark;
 
+import io.localqueue.testsupport.ChildProcess;
 import io.localqueue.DurabilityMode;
 import io.localqueue.Job;
 import io.localqueue.SimpleQueue;
@@ -23,7 +24,7 @@ public final class CrossProcessWakeupScenario extends WakeupScenario {
 
     @Override
     protected Waker start(RunContext context, Path directory, DurabilityMode mode) throws Exception {
-        ChildJvm child = ChildJvm.start("waker", context.newDirectory("waker-scratch"), WakerChild.ROLE, List.of(
+        ChildProcess child = ChildJvms.start("waker", context.newDirectory("waker-scratch"), WakerChild.ROLE, List.of(
                 "dir=" + directory, "mode=" + mode, "queue=" + QUEUE));
         try {
             child.expect("READY");

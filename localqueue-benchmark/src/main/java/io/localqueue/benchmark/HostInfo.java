@@ -56,7 +56,7 @@ public record HostInfo(int cpus, @Nullable String cpuModel, @Nullable Long memor
                 System.getProperty("java.runtime.version", System.getProperty("java.version")) + " ("
                         + System.getProperty("java.vendor") + ")",
                 System.getProperty("java.vm.name"), Runtime.getRuntime().maxMemory(), sqliteVersion,
-                SQLiteJDBCLoader.getVersion(), Files.getFileStore(workRoot).type(), modeNames, ChildJvm.JVM_FLAGS);
+                SQLiteJDBCLoader.getVersion(), Files.getFileStore(workRoot).type(), modeNames, ChildJvms.JVM_FLAGS);
     }
 
     /**

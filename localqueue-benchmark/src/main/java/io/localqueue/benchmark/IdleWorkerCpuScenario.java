@@ -1,5 +1,6 @@
 package io.localqueue.benchmark;
 
+import io.localqueue.testsupport.ChildProcess;
 import io.localqueue.DurabilityMode;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,9 +26,9 @@ public final class IdleWorkerCpuScenario implements Scenario {
         Path directory = context.newDirectory(name());
         long millis = context.profile().idleDuration().toMillis();
         List<String> idle;
-        try (ChildJvm child = ChildJvm.start("idle", context.newDirectory("idle-scratch"), IdleWorkerChild.ROLE,
+        try (ChildProcess child = ChildJvms.start("idle", context.newDirectory("idle-scratch"), IdleWorkerChild.ROLE,
                 List.of("dir=" + directory, "mode=" + DurabilityMode.RELAXED, "queue=idle", "millis=" + millis))) {
-            idle = child.expect("IDLE", ChildJvm.DEFAULT_WAIT.plusMillis(2 * millis));
+            idle = child.expect("IDLE", ChildJvms.DEFAULT_WAIT.plusMillis(2 * millis));
             child.awaitSuccess();
         }
         double without = Double.parseDouble(idle.get(0)) / Double.parseDouble(idle.get(1));

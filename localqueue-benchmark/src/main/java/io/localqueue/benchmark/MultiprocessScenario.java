@@ -1,5 +1,6 @@
 package io.localqueue.benchmark;
 
+import io.localqueue.testsupport.ChildProcess;
 import io.localqueue.DurabilityMode;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
@@ -51,8 +52,8 @@ public final class MultiprocessScenario extends PerModeScenario {
         int total = profile.multiprocessJobs();
         Path directory = context.newDirectory(name());
         Path scratch = context.newDirectory(name() + "-scratch");
-        List<ChildJvm> producers = new ArrayList<>();
-        List<ChildJvm> consumers = new ArrayList<>();
+        List<ChildProcess> producers = new ArrayList<>();
+        List<ChildProcess> consumers = new ArrayList<>();
         List<Path> logs = new ArrayList<>();
         long[] firsts = new long[mix.producers()];
         long[] produced = new long[mix.producers()];
@@ -61,7 +62,7 @@ public final class MultiprocessScenario extends PerModeScenario {
             for (int p = 0; p < mix.producers(); p++) {
                 int count = total / mix.producers() + (p < total % mix.producers() ? 1 : 0);
                 firsts[p] = first;
-                producers.add(ChildJvm.start("producer-" + p, scratch, ProducerChild.ROLE, List.of(
+                producers.add(ChildJvms.start("producer-" + p, scratch, ProducerChild.ROLE, List.of(
                         "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + p, "first=" + first,
                         "count=" + count, "warmup=" + profile.warmupOperations(),
                         "millis=" + profile.measureTime().toMillis())));
@@ -70,14 +71,14 @@ public final class MultiprocessScenario extends PerModeScenario {
             for (int c = 0; c < mix.consumers(); c++) {
                 Path log = scratch.resolve("consumer-" + c + ".acks");
                 logs.add(log);
-                consumers.add(ChildJvm.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
+                consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
                         "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
                         "concurrency=" + profile.consumerConcurrency(), "warmup=" + profile.warmupOperations(),
                         "log=" + log)));
             }
-            List<ChildJvm> all = new ArrayList<>(producers);
+            List<ChildProcess> all = new ArrayList<>(producers);
             all.addAll(consumers);
-            long go = ChildJvm.releaseTogether(all);
+            long go = ChildProcess.releaseTogether(all);
 
             long producedEnd = Long.MIN_VALUE;
             int jobs = 0;
@@ -90,7 +91,7 @@ public final class MultiprocessScenario extends PerModeScenario {
             }
             QueueStats drained = awaitAcknowledged(queue, jobs);
             List<Integer> perConsumer = new ArrayList<>();
-            for (ChildJvm consumer : consumers) {
+            for (ChildProcess consumer : consumers) {
                 consumer.send("STOP");
                 perConsumer.add(Integer.parseInt(consumer.expect("DONE").get(0)));
                 consumer.awaitSuccess();
@@ -116,10 +117,10 @@ public final class MultiprocessScenario extends PerModeScenario {
                             .and(Validation.check(drained.acked() == jobs, "drained: " + drained)))
                     .build();
         } finally {
-            for (ChildJvm child : producers) {
+            for (ChildProcess child : producers) {
                 child.close();
             }
-            for (ChildJvm child : consumers) {
+            for (ChildProcess child : consumers) {
                 child.close();
             }
         }

@@ -1,9 +1,11 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -15,22 +17,26 @@ import org.jspecify.annotations.Nullable;
  */
 final class ChildProcesses implements AutoCloseable {
 
-    private final List<JvmProcess> started = new ArrayList<>();
+    /** The longest wait for any one line or exit; reaching it means a child is stuck. */
+    static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
+
+    private final List<ChildProcess> started = new ArrayList<>();
     private @Nullable Path scratch;
 
     /** Starts one child running {@link QueueChild} in {@code mode} with the given arguments. */
-    JvmProcess start(String label, String mode, Object... arguments) {
+    ChildProcess start(String label, String mode, Object... arguments) {
         return start(label, QueueChild.class, mode, arguments);
     }
 
     /** Starts one child running another child main class of this package in {@code mode}. */
-    synchronized JvmProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
+    synchronized ChildProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
         List<String> words = new ArrayList<>();
         words.add(mode);
         for (Object argument : arguments) {
             words.add(String.valueOf(argument));
         }
-        JvmProcess child = JvmProcess.start(label, scratch(), mainClass, words);
+        ChildProcess child = ChildProcess.start(label, ChildProcess.FAST_START_FLAGS, scratch(),
+                System.getProperty("java.class.path"), mainClass.getName(), words, DEFAULT_WAIT);
         started.add(child);
         return child;
     }
@@ -39,20 +45,20 @@ final class ChildProcesses implements AutoCloseable {
      * Starts {@code count} children in the same mode, then waits until every one of them printed
      * {@value QueueChild#READY}, so that a following {@link #sendAll} releases them together.
      */
-    List<JvmProcess> startReady(int count, String mode, Object... arguments) {
-        List<JvmProcess> children = new ArrayList<>(count);
+    List<ChildProcess> startReady(int count, String mode, Object... arguments) {
+        List<ChildProcess> children = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             children.add(start(mode + "-" + i, mode, arguments));
         }
-        for (JvmProcess child : children) {
+        for (ChildProcess child : children) {
             child.expect(QueueChild.READY);
         }
         return children;
     }
 
     /** Writes the same command to every given child. */
-    static void sendAll(List<JvmProcess> children, String command) {
-        for (JvmProcess child : children) {
+    static void sendAll(List<ChildProcess> children, String command) {
+        for (ChildProcess child : children) {
             child.send(command);
         }
     }
@@ -60,7 +66,7 @@ final class ChildProcesses implements AutoCloseable {
     /** Destroys every child that still runs, then deletes their scratch directory. */
     @Override
     public synchronized void close() {
-        for (JvmProcess child : started) {
+        for (ChildProcess child : started) {
             child.close();
         }
         started.clear();

@@ -1,5 +1,6 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.BackupChild.BACKED_UP;
 import static io.localqueue.multiprocess.BackupChild.BACKUP;
 import static io.localqueue.multiprocess.BackupChild.BATCH;
@@ -78,7 +79,7 @@ class MultiProcessBackupTest extends MultiProcessTestBase {
         }
         Directories.deleteRecursively(source); // the copy must stand on its own
 
-        JvmProcess restorer = children.start("restorer", BackupChild.class, CLAIM_ACK_PUT, backup);
+        ChildProcess restorer = children.start("restorer", BackupChild.class, CLAIM_ACK_PUT, backup);
         restorer.expect(READY);
         restorer.send(GO);
 
@@ -95,8 +96,8 @@ class MultiProcessBackupTest extends MultiProcessTestBase {
     void backupsTakenWhileOtherProcessesProduceAndConsumeHoldOnlyWholeBatches() throws Exception {
         Path source = dir.resolve("source");
         try (SimpleQueue<Object> queue = SimpleQueue.builder(source).build()) {
-            JvmProcess producer = children.start("producer", BackupChild.class, PRODUCE_BATCHES, source, BATCH_SIZE);
-            JvmProcess consumer = children.start("consumer", BackupChild.class, CONSUME_UNTIL_STOPPED, source);
+            ChildProcess producer = children.start("producer", BackupChild.class, PRODUCE_BATCHES, source, BATCH_SIZE);
+            ChildProcess consumer = children.start("consumer", BackupChild.class, CONSUME_UNTIL_STOPPED, source);
             producer.expect(READY);
             consumer.expect(READY);
             AtomicInteger batchesCommitted = new AtomicInteger();
@@ -148,15 +149,15 @@ class MultiProcessBackupTest extends MultiProcessTestBase {
         Path destination = dir.resolve("backup");
         try (SimpleQueue<Object> queue = SimpleQueue.builder(source).build()) {
             queue.putMany(jobs(300));
-            List<JvmProcess> racers = List.of(
+            List<ChildProcess> racers = List.of(
                     children.start("racer-0", BackupChild.class, BACKUP, source, destination),
                     children.start("racer-1", BackupChild.class, BACKUP, source, destination));
-            for (JvmProcess racer : racers) {
+            for (ChildProcess racer : racers) {
                 racer.expect(READY);
             }
             ChildProcesses.sendAll(racers, GO);
             List<String> outcomes = new ArrayList<>();
-            for (JvmProcess racer : racers) {
+            for (ChildProcess racer : racers) {
                 outcomes.add(racer.nextLine());
                 racer.awaitSuccess();
             }
@@ -174,7 +175,7 @@ class MultiProcessBackupTest extends MultiProcessTestBase {
         Path destination = dir.resolve("backup");
         try (SimpleQueue<Object> queue = SimpleQueue.builder(source).build()) {
             queue.putMany(jobs(300));
-            JvmProcess racer = children.start("racer", BackupChild.class, BACKUP, source, destination);
+            ChildProcess racer = children.start("racer", BackupChild.class, BACKUP, source, destination);
             racer.expect(READY);
             CountDownLatch start = new CountDownLatch(1);
             List<Future<BackupResult>> threadOutcomes = new ArrayList<>();
@@ -219,7 +220,7 @@ class MultiProcessBackupTest extends MultiProcessTestBase {
      * Reads a looping child's output on a thread of its own: calls {@code onEvent} with the words after each
      * {@code event} line and completes with the count the child prints with DONE.
      */
-    private Future<Integer> follow(JvmProcess child, String event, Consumer<List<String>> onEvent) {
+    private Future<Integer> follow(ChildProcess child, String event, Consumer<List<String>> onEvent) {
         return threads.submit(() -> {
             while (true) {
                 List<String> words = List.of(child.nextLine().split(" "));

@@ -1,5 +1,6 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.ACK;
 import static io.localqueue.multiprocess.QueueChild.ACKED;
 import static io.localqueue.multiprocess.QueueChild.ACK_FOREIGN;
@@ -42,13 +43,13 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
     void consumerProcessesClaimEveryJobExactlyOnce() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             List<Long> ids = queue.putMany(IntStream.range(0, JOBS).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
-            List<JvmProcess> consumers = children.startReady(CONSUMERS, CONSUME, dir);
+            List<ChildProcess> consumers = children.startReady(CONSUMERS, CONSUME, dir);
             ChildProcesses.sendAll(consumers, GO);
 
             List<Long> claimed = new ArrayList<>();
             List<Long> acked = new ArrayList<>();
             Map<String, Integer> takenBy = new LinkedHashMap<>();
-            for (JvmProcess consumer : consumers) {
+            for (ChildProcess consumer : consumers) {
                 takenBy.put(consumer.label(), readConsumerLog(consumer, claimed, acked));
                 consumer.awaitSuccess();
             }
@@ -63,7 +64,7 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
     }
 
     /** Reads CLAIMED/ACKED lines up to DONE and returns how many jobs this consumer took. */
-    private static int readConsumerLog(JvmProcess consumer, List<Long> claimed, List<Long> acked) {
+    private static int readConsumerLog(ChildProcess consumer, List<Long> claimed, List<Long> acked) {
         int taken = 0;
         while (true) {
             String line = consumer.nextLine();
@@ -88,7 +89,7 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
     void jobOfAConsumerKilledBeforeAckIsRedeliveredWhenItsLeaseEnds() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             long id = queue.put("work");
-            JvmProcess consumer = children.start("doomed-consumer", CLAIM_AND_WAIT, dir, SimpleQueue.DEFAULT_NAME, 2000);
+            ChildProcess consumer = children.start("doomed-consumer", CLAIM_AND_WAIT, dir, SimpleQueue.DEFAULT_NAME, 2000);
             consumer.expect(READY);
             consumer.send(GO);
             List<String> claim = consumer.expect(CLAIMED);
@@ -112,7 +113,7 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
     @Test
     void getBlockedInThisProcessWakesWhenAnotherProcessPuts() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            JvmProcess producer = children.start("producer", PUT_ONE, dir);
+            ChildProcess producer = children.start("producer", PUT_ONE, dir);
             producer.expect(READY);
             CompletableFuture<Job<Object>> got = new CompletableFuture<>();
             Thread waiter = new Thread(() -> {
@@ -145,13 +146,13 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
              SimpleQueue<Object> alpha = SimpleQueue.builder(dir).name("alpha").build()) {
             long id = beta.put("beta-work");
             alpha.put("alpha-work");
-            JvmProcess betaConsumer = children.start("beta-consumer", CLAIM_AND_WAIT, dir, "beta", 60_000);
+            ChildProcess betaConsumer = children.start("beta-consumer", CLAIM_AND_WAIT, dir, "beta", 60_000);
             betaConsumer.expect(READY);
             betaConsumer.send(GO);
             List<String> claim = betaConsumer.expect(CLAIMED);
             assertThat(claim.get(0)).isEqualTo(String.valueOf(id));
 
-            JvmProcess alphaProcess = children.start("alpha-process", ACK_FOREIGN, dir, "alpha", id, claim.get(2));
+            ChildProcess alphaProcess = children.start("alpha-process", ACK_FOREIGN, dir, "alpha", id, claim.get(2));
             alphaProcess.expect(READY);
             alphaProcess.send(GO);
             assertThat(alphaProcess.nextLine()).isEqualTo(LEASE_EXPIRED + " " + id);

@@ -1,5 +1,6 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.FULL;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.PUT;
@@ -25,11 +26,11 @@ class MultiProcessProducerTest extends MultiProcessTestBase {
     @Test
     void processesPuttingTheSameJobIdTogetherShareOneJob() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            List<JvmProcess> producers = children.startReady(4, PUT_WITH_JOB_ID, dir, "same-job");
+            List<ChildProcess> producers = children.startReady(4, PUT_WITH_JOB_ID, dir, "same-job");
             ChildProcesses.sendAll(producers, GO);
             List<Long> ids = new ArrayList<>();
             List<String> payloads = new ArrayList<>();
-            for (JvmProcess producer : producers) {
+            for (ChildProcess producer : producers) {
                 ids.add(Long.parseLong(producer.expect(PUT).get(0)));
                 producer.awaitSuccess();
                 payloads.add("from-" + producer.pid());
@@ -46,10 +47,10 @@ class MultiProcessProducerTest extends MultiProcessTestBase {
     @Test
     void processesPuttingTheSameBatchOfJobIdsTogetherShareOneJobPerId() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            List<JvmProcess> producers = children.startReady(4, PUT_MANY_WITH_JOB_IDS, dir, 50);
+            List<ChildProcess> producers = children.startReady(4, PUT_MANY_WITH_JOB_IDS, dir, 50);
             ChildProcesses.sendAll(producers, GO);
             List<List<Long>> batches = new ArrayList<>();
-            for (JvmProcess producer : producers) {
+            for (ChildProcess producer : producers) {
                 batches.add(ids(producer.expect(PUT).get(0)));
                 producer.awaitSuccess();
             }
@@ -63,7 +64,7 @@ class MultiProcessProducerTest extends MultiProcessTestBase {
     @Test
     void processesRacingForTheLastRoomAdmitExactlyTheLimit() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            List<JvmProcess> producers = children.startReady(16, PUT_ONCE_AGAINST_LIMIT, dir, LIMIT);
+            List<ChildProcess> producers = children.startReady(16, PUT_ONCE_AGAINST_LIMIT, dir, LIMIT);
             ChildProcesses.sendAll(producers, GO);
             List<Long> ids = new ArrayList<>();
             int full = 0;
@@ -84,7 +85,7 @@ class MultiProcessProducerTest extends MultiProcessTestBase {
     @Test
     void processesRacingWithBatchesAdmitOnlyWholeBatchesThatFit() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            List<JvmProcess> producers = children.startReady(8, PUT_BATCH_AGAINST_LIMIT, dir, LIMIT, 3);
+            List<ChildProcess> producers = children.startReady(8, PUT_BATCH_AGAINST_LIMIT, dir, LIMIT, 3);
             ChildProcesses.sendAll(producers, GO);
             List<Long> ids = new ArrayList<>();
             int admitted = 0;
@@ -111,9 +112,9 @@ class MultiProcessProducerTest extends MultiProcessTestBase {
      * Reads each producer's one outcome line and waits for it to exit: {@value QueueChild#FULL}, or the ids it put
      * (the words after {@value QueueChild#PUT}).
      */
-    private static List<String> putOutcomes(List<JvmProcess> producers) {
+    private static List<String> putOutcomes(List<ChildProcess> producers) {
         List<String> outcomes = new ArrayList<>();
-        for (JvmProcess producer : producers) {
+        for (ChildProcess producer : producers) {
             String line = producer.nextLine();
             if (line.equals(FULL)) {
                 outcomes.add(FULL);

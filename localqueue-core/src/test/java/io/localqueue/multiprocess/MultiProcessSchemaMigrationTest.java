@@ -1,5 +1,6 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.HELD;
 import static io.localqueue.multiprocess.QueueChild.HOLD_WRITE_LOCK;
@@ -45,8 +46,8 @@ class MultiProcessSchemaMigrationTest extends MultiProcessTestBase {
         Object migratedSchemaVersion = RawSqlite.pragma(reference.file(), "schema_version");
         Map<String, List<Map<String, Object>>> migratedRows = RawSqlite.tables(reference.file());
 
-        JvmProcess writer = children.start("writer", HOLD_WRITE_LOCK, legacy.file(), HOLD_MILLIS);
-        List<JvmProcess> openers = children.startReady(OPENERS, OPEN, shared);
+        ChildProcess writer = children.start("writer", HOLD_WRITE_LOCK, legacy.file(), HOLD_MILLIS);
+        List<ChildProcess> openers = children.startReady(OPENERS, OPEN, shared);
         writer.expect(READY);
         writer.send(GO);
         writer.expect(LOCKED);
@@ -55,7 +56,7 @@ class MultiProcessSchemaMigrationTest extends MultiProcessTestBase {
         writer.send(RELEASE);
         writer.expect(RELEASED);
         writer.awaitSuccess();
-        for (JvmProcess opener : openers) {
+        for (ChildProcess opener : openers) {
             assertThat(opener.expect(OPENED)).as("stats seen by %s", opener).containsExactly("3", "1", "1", "2");
             opener.awaitSuccess();
         }

@@ -1,5 +1,6 @@
 package io.localqueue.multiprocess;
 
+import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.HELD;
 import static io.localqueue.multiprocess.QueueChild.HOLD_WRITE_LOCK;
@@ -45,7 +46,7 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
             assertThat(List.of(toAck.data(), toNack.data(), toFail.data()))
                     .containsExactly("to-ack", "to-nack", "to-fail");
 
-            JvmProcess slowWriter = children.start("slow-writer", HOLD_WRITE_LOCK, dir.resolve("localqueue.db"),
+            ChildProcess slowWriter = children.start("slow-writer", HOLD_WRITE_LOCK, dir.resolve("localqueue.db"),
                     HOLD_MILLIS);
             slowWriter.expect(READY);
             slowWriter.send(GO);

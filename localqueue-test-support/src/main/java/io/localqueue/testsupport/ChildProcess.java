@@ -1,7 +1,6 @@
-package io.localqueue.multiprocess;
+package io.localqueue.testsupport;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,57 +20,82 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A child JVM running a main class of the test classpath, driven by a line protocol: the child writes one event per
+ * A child JVM running a main class, driven by a line protocol: the child writes one event per
  * stdout line, the test writes commands to its stdin. Stdout and stderr are drained by daemon threads so the child
  * never blocks on a full pipe; every wait is bounded and every failure message carries the child's stderr.
  */
-final class JvmProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
 
-    /** The longest wait for any one line or exit; reaching it means the child is stuck. */
-    static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
-
-    private static final List<String> FAST_START_FLAGS = List.of(
+    /** Flags for many short-lived JVMs on few cores: quick start, small heap, serial collector. */
+    public static final List<String> FAST_START_FLAGS = List.of(
             "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx128m", "-XX:-UsePerfData");
+
     private static final String END_OF_STREAM = "\u0000end-of-stream";
     private static final int STDERR_LIMIT = 64 * 1024;
 
     private final String label;
     private final Process process;
+    private final Duration defaultWait;
     private final Writer stdin;
     private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
     private final StringBuilder stderr = new StringBuilder();
     private boolean stdoutEnded;
 
-    private JvmProcess(String label, Process process) {
+    private ChildProcess(String label, Process process, Duration defaultWait) {
         this.label = label;
         this.process = process;
+        this.defaultWait = defaultWait;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), UTF_8);
         drain(process.getInputStream(), "stdout", stdout::add, () -> stdout.add(END_OF_STREAM));
         drain(process.getErrorStream(), "stderr", this::appendStderr, () -> { });
     }
 
     /**
-     * Starts {@code mainClass} in a new JVM on this JVM's classpath.
+     * Starts {@code mainClass} in a new JVM.
      *
      * @param label a short name used in failure messages
+     * @param jvmFlags flags for the child JVM
      * @param scratch the child's temporary directory, where the SQLite driver unpacks its native library; a child
      *                killed by SIGKILL leaves that copy behind, so the caller deletes the directory afterwards
+     * @param classPath the child's class path
+     * @param mainClass the class whose {@code main} runs
+     * @param arguments its arguments
+     * @param defaultWait the longest wait for any one line or exit when a call names none
+     * @return the running child
      */
-    static JvmProcess start(String label, Path scratch, Class<?> mainClass, List<String> arguments) {
+    public static ChildProcess start(String label, List<String> jvmFlags, Path scratch, String classPath,
+                                     String mainClass, List<String> arguments, Duration defaultWait) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
-        command.addAll(FAST_START_FLAGS);
+        command.addAll(jvmFlags);
         command.add("-Djava.io.tmpdir=" + scratch);
         command.add("-Dorg.sqlite.tmpdir=" + scratch);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass.getName());
+        command.add(classPath);
+        command.add(mainClass);
         command.addAll(arguments);
         try {
-            return new JvmProcess(label, new ProcessBuilder(command).start());
+            return new ChildProcess(label, new ProcessBuilder(command).start(), defaultWait);
         } catch (IOException failure) {
             throw new UncheckedIOException("cannot start child JVM " + label, failure);
         }
+    }
+
+    /**
+     * Waits until every child has printed {@code READY}, then sends {@code GO} to all of them at once.
+     *
+     * @param children the children
+     * @return the {@code System.nanoTime()} just before the first {@code GO} was sent
+     */
+    public static long releaseTogether(List<ChildProcess> children) {
+        for (ChildProcess child : children) {
+            child.expect("READY");
+        }
+        long go = System.nanoTime();
+        for (ChildProcess child : children) {
+            child.send("GO");
+        }
+        return go;
     }
 
     private static String javaExecutable() {
@@ -79,20 +103,36 @@ final class JvmProcess implements AutoCloseable {
         return current.orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
-    String label() {
+    /**
+     * Returns the child's short name.
+     *
+     * @return the label
+     */
+    public String label() {
         return label;
     }
 
-    long pid() {
+    /**
+     * Returns the child's process id.
+     *
+     * @return the pid
+     */
+    public long pid() {
         return process.pid();
     }
 
     /** Returns the next stdout line, failing when the child ends its output or stays silent too long. */
-    String nextLine() {
-        return nextLine(DEFAULT_WAIT);
+    public String nextLine() {
+        return nextLine(defaultWait);
     }
 
-    String nextLine(Duration timeout) {
+    /**
+     * Returns the next stdout line, waiting at most {@code timeout}.
+     *
+     * @param timeout how long to wait
+     * @return the line
+     */
+    public String nextLine(Duration timeout) {
         if (stdoutEnded) {
             throw failure("ended its output");
         }
@@ -115,8 +155,19 @@ final class JvmProcess implements AutoCloseable {
     }
 
     /** Reads the next line and fails unless it starts with {@code event}; returns the words after it. */
-    List<String> expect(String event) {
-        String line = nextLine();
+    public List<String> expect(String event) {
+        return expect(event, defaultWait);
+    }
+
+    /**
+     * Reads the next line, waiting at most {@code timeout}, and fails unless it starts with {@code event}.
+     *
+     * @param event the expected first word
+     * @param timeout how long to wait
+     * @return the words after it
+     */
+    public List<String> expect(String event, Duration timeout) {
+        String line = nextLine(timeout);
         List<String> words = List.of(line.split(" "));
         if (!words.get(0).equals(event)) {
             throw failure("printed '" + line + "' where " + event + " was expected");
@@ -125,7 +176,7 @@ final class JvmProcess implements AutoCloseable {
     }
 
     /** Writes one command line to the child's stdin. */
-    void send(String command) {
+    public void send(String command) {
         try {
             stdin.write(command);
             stdin.write('\n');
@@ -136,15 +187,15 @@ final class JvmProcess implements AutoCloseable {
     }
 
     /** Waits for the child to exit and fails, with its stderr, unless it exited with status 0. */
-    void awaitSuccess() {
-        int status = awaitExit(DEFAULT_WAIT);
+    public void awaitSuccess() {
+        int status = awaitExit(defaultWait);
         if (status != 0) {
             throw failure("exited with status " + status);
         }
     }
 
     /** Waits for the child to exit and returns its status, failing when it is still running after the timeout. */
-    int awaitExit(Duration timeout) {
+    public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw failure("still runs after " + timeout);
@@ -161,7 +212,7 @@ final class JvmProcess implements AutoCloseable {
      *
      * @return the exit status the JVM reports for the killed child
      */
-    int killHard() {
+    public int killHard() {
         ProcessHandle handle = process.toHandle();
         process.destroyForcibly();
         int status = awaitExit(Duration.ofSeconds(30));
@@ -171,12 +222,17 @@ final class JvmProcess implements AutoCloseable {
         return status;
     }
 
-    boolean isAlive() {
+    /**
+     * Returns whether the child still runs.
+     *
+     * @return true while it runs
+     */
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Returns what the child wrote to stderr so far (the tail, when it wrote a lot). */
-    String stderr() {
+    public String stderr() {
         synchronized (stderr) {
             return stderr.toString();
         }
@@ -196,10 +252,10 @@ final class JvmProcess implements AutoCloseable {
         }
     }
 
-    private AssertionError failure(String what) {
+    private IllegalStateException failure(String what) {
         waitQuietly();
         String status = process.isAlive() ? "still running" : "exit status " + process.exitValue();
-        return new AssertionError("child JVM " + label + " (pid " + pid() + ", " + status + ") " + what
+        return new IllegalStateException("child JVM " + label + " (pid " + pid() + ", " + status + ") " + what
                 + "\n--- stderr of " + label + " ---\n" + stderr());
     }
 
@@ -240,6 +296,6 @@ final class JvmProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "JvmProcess[" + label + ", pid " + pid() + "]";
+        return "ChildProcess[" + label + ", pid " + pid() + "]";
     }
 }
