@@ -47,6 +47,13 @@ class ClaimQueryPlanTest {
     }
 
     @Test
+    void expiredLeaseCheckSeeksLeasedRowsOfTheQueue() {
+        List<String> plan = plan(ClaimStatements.ANY_EXPIRED, "q", 1L);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING"));
+    }
+
+    @Test
     void reclaimOnlyVisitsLeasedRowsOfTheQueue() {
         List<String> plan = plan(ClaimStatements.RECLAIM, 1L, "q");
 
