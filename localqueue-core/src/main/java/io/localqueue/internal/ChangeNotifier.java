@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * Wakes threads that wait for work or for room in a queue.
  *
  * <p>Commits made through this JVM signal their queue directly. Commits made by other processes are noticed by one
- * watcher thread per database file that polls {@code PRAGMA data_version} on its own connection while, and only
- * while, some thread is waiting; every change it sees wakes every waiter, which then re-checks its queue.
+ * watcher thread per database file while, and only while, some thread is waiting: it checks
+ * {@code PRAGMA data_version} on its own connection after every file-system event on the database files and on a
+ * timer (fast for a while after any activity, slow when events can be trusted, see {@link FileEvents}); every change
+ * it sees wakes every waiter, which then re-checks its queue.
  */
 final class ChangeNotifier implements AutoCloseable {
 

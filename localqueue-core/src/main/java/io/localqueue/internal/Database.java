@@ -16,9 +16,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -213,8 +211,7 @@ public final class Database implements AutoCloseable {
     }
 
     private <R> R retrying(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, AttemptRunner<R> runner) {
-        long start = System.nanoTime();
-        long backoff = FIRST_BACKOFF_NANOS;
+        Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, budgetNanos);
         while (true) {
             ensureOpen.run();
             requireOpen();
@@ -233,20 +230,20 @@ public final class Database implements AutoCloseable {
             } finally {
                 writeLock.unlock();
             }
-            long waited = System.nanoTime() - start;
-            if (waited >= budgetNanos) {
-                throw new WriteLockBusyException("database is locked: another connection held the write lock on "
-                        + file + " for " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms ("
-                        + busy.getMessage() + ")", busy);
-            }
-            long pause = Math.min(budgetNanos - waited,
-                    ThreadLocalRandom.current().nextLong(backoff / 2, backoff + backoff / 2 + 1));
-            LockSupport.parkNanos(pause);
-            if (Thread.currentThread().isInterrupted()) {
-                throw new LocalQueueException("interrupted while waiting for the write lock on " + file, busy);
-            }
-            backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+            backoff.pause(file.toString(), busy);
         }
+    }
+
+    /**
+     * Returns the pauses a caller that retries writes itself (rather than through {@link #write}) should take
+     * between attempts that found the write lock taken.
+     *
+     * @param firstNanos the first pause
+     * @param maxNanos the longest pause
+     * @return a fresh backoff within the usual write budget
+     */
+    Backoff backoff(long firstNanos, long maxNanos) {
+        return new Backoff(firstNanos, maxNanos, WRITE_BUDGET_NANOS);
     }
 
     /**

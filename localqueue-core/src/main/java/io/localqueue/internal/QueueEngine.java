@@ -17,18 +17,20 @@ import io.localqueue.QueueStats;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * One logical queue over a shared {@link Database}, working in bytes: claims with waiting, enqueue with
  * backpressure, fenced transitions and maintenance. The typed public facades sit on top of it.
  */
 public final class QueueEngine {
+
+    /** Pauses of a claim that lost the write lock: short, since a read decides whether to try again. */
+    private static final long CLAIM_FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long CLAIM_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final Database database;
     private final String queue;
@@ -126,7 +128,7 @@ public final class QueueEngine {
     public List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
         boolean nowait = timeoutNanos == 0;
         Deadline deadline = Deadline.after(timeoutNanos);
-        LockContention contention = new LockContention();
+        Backoff contention = database.backoff(CLAIM_FIRST_PAUSE_NANOS, CLAIM_MAX_PAUSE_NANOS);
         while (!cancelled.getAsBoolean()) {
             ensureOpen();
             long seen = database.changes().version(queue);
@@ -162,7 +164,7 @@ public final class QueueEngine {
      * so the caller looks (with a read) whether the job is still there before trying again: consumers racing for
      * one new job then stop at the read instead of queueing for the lock only to find nothing.
      */
-    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, LockContention contention) {
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
         ClaimStatements.Claim claim;
         try {
             claim = database.write(durability, 0, ensureOpen,
@@ -172,7 +174,7 @@ public final class QueueEngine {
                 throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
                         busy);
             }
-            contention.pauseOrGiveUp(busy);
+            contention.pause(database.file().toString(), busy);
             return null;
         }
         contention.reset();
@@ -181,33 +183,6 @@ public final class QueueEngine {
         }
         lastClaimFound = !claim.rows().isEmpty();
         return claim.rows();
-    }
-
-    /** Backs off between claim attempts that found the write lock taken, within the write budget. */
-    private static final class LockContention {
-        private static final long FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-        private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-        private long since = -1;
-        private long pause = FIRST_PAUSE_NANOS;
-
-        void pauseOrGiveUp(WriteLockBusyException busy) {
-            long now = System.nanoTime();
-            if (since < 0) {
-                since = now;
-            } else if (now - since >= Database.WRITE_BUDGET_NANOS) {
-                throw busy;
-            }
-            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(pause / 2, pause + 1));
-            if (Thread.currentThread().isInterrupted()) {
-                throw new LocalQueueException("interrupted while waiting for the write lock", busy);
-            }
-            pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
-        }
-
-        void reset() {
-            since = -1;
-            pause = FIRST_PAUSE_NANOS;
-        }
     }
 
     /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
