@@ -60,11 +60,16 @@ final class CachedStatement implements PreparedStatement {
         }
     }
 
+    /**
+     * Hands the statement back for its next user. The driver keeps parameter values on the Java side until it
+     * executes, and {@code clearBatch()} drops them (so no payload stays reachable); {@code clearParameters()} is
+     * avoided on purpose: it also calls {@code sqlite3_clear_bindings}, which marks any statement whose plan looked
+     * at a parameter as expired, so the next execution would parse and plan it again.
+     */
     @Override
     public void close() throws SQLException {
         if (inUse) {
             inUse = false;
-            statement.clearParameters();
             statement.clearBatch();
         }
     }

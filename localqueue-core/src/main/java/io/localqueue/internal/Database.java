@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -256,7 +257,7 @@ public final class Database implements AutoCloseable {
     public <R> R snapshot(ReadWork<R> work) {
         requireOpen();
         try (Connection connection = readerPool.getConnection()) {
-            execute(connection, "BEGIN");
+            control(connection, "BEGIN");
             TransactionSynchronizationManager.bindResource(readerPool, new ConnectionHolder(connection));
             try {
                 return work.run(readJdbc);
@@ -364,7 +365,7 @@ public final class Database implements AutoCloseable {
 
     private <R> Attempt<R> attempt(Connection connection, WriteWork<R> work) throws SQLException {
         try {
-            execute(connection, "BEGIN IMMEDIATE");
+            control(connection, "BEGIN IMMEDIATE");
         } catch (SQLException failure) {
             if (SqliteErrors.isBusy(failure)) {
                 return Attempt.busy(failure);
@@ -375,7 +376,7 @@ public final class Database implements AutoCloseable {
         TransactionSynchronizationManager.bindResource(writerPool, new ConnectionHolder(connection));
         try {
             R value = work.run(writeJdbc);
-            execute(connection, "COMMIT");
+            control(connection, "COMMIT");
             committed = true;
             return Attempt.done(value);
         } catch (RuntimeException | SQLException failure) {
@@ -518,6 +519,16 @@ public final class Database implements AutoCloseable {
         return template;
     }
 
+    /**
+     * Runs a transaction-control statement as a prepared statement, which a pooled connection's statement cache
+     * keeps, so the hot path never parses {@code BEGIN} or {@code COMMIT} again.
+     */
+    private static void control(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.execute();
+        }
+    }
+
     static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
@@ -526,7 +537,7 @@ public final class Database implements AutoCloseable {
 
     private static void rollbackQuietly(Connection connection) {
         try {
-            execute(connection, "ROLLBACK");
+            control(connection, "ROLLBACK");
         } catch (SQLException failure) {
             // SQLite may already have rolled back (for example after SQLITE_FULL); nothing is left to undo.
             log.trace("Rollback found no open transaction", failure);
