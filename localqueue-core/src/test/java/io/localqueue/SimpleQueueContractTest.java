@@ -417,6 +417,26 @@ class SimpleQueueContractTest extends QueueTestBase {
     }
 
     @Test
+    void aLeaseAnotherWriterEndsWithinTheSameClockMillisecondIsStillReclaimed() throws Exception {
+        SimpleQueue<Object> queue = queue();
+        long id = queue.put("a");
+        queue.getNowait();
+        try (Connection connection = DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
+             PreparedStatement expire = connection.prepareStatement(
+                     "UPDATE messages SET lease_until = ? WHERE id = ?")) {
+            expire.setLong(1, clock.millis());
+            expire.setLong(2, id);
+            expire.executeUpdate();
+        }
+
+        Job<Object> again = queue.getNowait();
+
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.attempts()).isEqualTo(1);
+    }
+
+    @Test
     void zeroRetriesMeansOneDelivery() {
         SimpleQueue<Object> queue = queue(new DeliveryPolicy(LEASE, 0));
         queue.put("a");

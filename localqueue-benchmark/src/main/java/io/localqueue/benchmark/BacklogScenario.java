@@ -37,6 +37,12 @@ public final class BacklogScenario implements Scenario {
         return List.of(RawWorkload.CLAIM_ACK);
     }
 
+    /** Building a million-row backlog takes longer than the measurement, so it runs once. */
+    @Override
+    public boolean repeated() {
+        return false;
+    }
+
     @Override
     public List<ScenarioResult> run(RunContext context) throws Exception {
         Profile profile = context.profile();

@@ -16,10 +16,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One benchmark run: every scenario of the profile, each preceded by the raw workloads it is compared with that
- * have not been measured yet (so a raw limit and the scenarios compared with it run close together in time, under
- * similar machine load), then the ratios, the validation summary and the reports. A scenario that throws is
- * reported as a failure and the run goes on.
+ * One benchmark run: every scenario of the profile, each right after the raw workloads it is compared with (so a
+ * raw limit and the scenario compared with it run close together in time, under similar machine load), then the
+ * ratios, the validation summary and the reports. A scenario compared with a raw limit runs {@link Profile#rounds()}
+ * times, each round after its own raw measurement, and {@link Rounds} keeps the median round. A scenario that throws
+ * is reported as a failure and the run goes on.
  */
 public final class BenchmarkRun {
 
@@ -51,15 +52,23 @@ public final class BenchmarkRun {
             List<ScenarioResult> measured = new ArrayList<>();
             Set<RawWorkload> done = new HashSet<>();
             for (Scenario scenario : Scenarios.of(profile, options.only())) {
-                List<RawWorkload> missing = scenario.baselines().stream().filter(done::add).toList();
-                if (!missing.isEmpty()) {
-                    raw.addAll(runSafely(new RawBaseline(missing), context));
+                int rounds = scenario.repeated() ? profile.rounds() : 1;
+                List<List<ScenarioResult>> roundResults = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    if (rounds > 1) {
+                        context.progress(scenario.name() + ": round " + round + " of " + rounds);
+                    }
+                    List<RawWorkload> needed = scenario.repeated() ? scenario.baselines()
+                            : scenario.baselines().stream().filter(done::add).toList();
+                    if (!needed.isEmpty()) {
+                        raw.addAll(runSafely(new RawBaseline(needed), context));
+                    }
+                    roundResults.add(withRatios(runSafely(scenario, context), raw));
                 }
-                measured.addAll(runSafely(scenario, context));
+                measured.addAll(Rounds.foldScenario(roundResults));
             }
-            List<ScenarioResult> results = new ArrayList<>(raw);
+            List<ScenarioResult> results = new ArrayList<>(Rounds.foldRaw(raw));
             results.addAll(measured);
-            results = withRatios(results);
             Report report = new Report(Report.SCHEMA_VERSION, profile.name(), startedAt.toString(),
                     Instant.now().toString(), (System.nanoTime() - start) / 1e9, options.arguments(), host,
                     new Report.LoadAverage(loadAtStart, HostInfo.loadAverage()), profile, results,
@@ -88,13 +97,17 @@ public final class BenchmarkRun {
         }
     }
 
-    /** Fills in each scenario's raw limit in the same durability mode, and its ratio to it. */
-    static List<ScenarioResult> withRatios(List<ScenarioResult> results) {
+    /**
+     * Fills in each scenario's raw limit in the same durability mode, and its ratio to it.
+     *
+     * @param results the scenario's results
+     * @param rawRuns the raw results so far, in run order; the latest run of a workload is its limit
+     * @return the results with their baselines filled in
+     */
+    static List<ScenarioResult> withRatios(List<ScenarioResult> results, List<ScenarioResult> rawRuns) {
         Map<String, ScenarioResult> raw = new HashMap<>();
-        for (ScenarioResult result : results) {
-            if (result.group().equals(RawBaseline.GROUP)) {
-                raw.put(result.scenario() + "/" + result.durability(), result);
-            }
+        for (ScenarioResult result : rawRuns) {
+            raw.put(result.scenario() + "/" + result.durability(), result);
         }
         List<ScenarioResult> filled = new ArrayList<>(results.size());
         for (ScenarioResult result : results) {

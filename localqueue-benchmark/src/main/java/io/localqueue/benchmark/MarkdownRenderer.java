@@ -78,6 +78,8 @@ public final class MarkdownRenderer {
                 load.atEnd()));
         row(out, "Payload", "JSON of about " + BenchMessage.TARGET_BYTES + " bytes (raw baseline: "
                 + BenchMessage.TARGET_BYTES + " bytes)");
+        row(out, "Rounds", report.settings().rounds() + " per scenario compared with a raw limit, each right after its own "
+                + "raw run; the median round is shown, with the ratio of every round in its notes");
         row(out, "Validation", report.validation().passed() ? "all passed" : "FAILED: "
                 + report.validation().detail());
     }
@@ -180,6 +182,12 @@ public final class MarkdownRenderer {
         number(details, "buildRowsPerSecond").ifPresent(v -> notes.add("built at " + Format.grouped(v) + " rows/s"));
         number(details, "batchesPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " batches/s"));
         number(details, "transactionsPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " tx/s"));
+        number(details, Rounds.RUNS).ifPresent(v -> notes.add("median of " + Format.grouped(v) + " runs"));
+        if (details.get(Rounds.ROUND_RATIOS) instanceof List<?> ratios) {
+            notes.add("ratio by round " + String.join(", ", ratios.stream()
+                    .map(ratio -> ratio instanceof Number number ? Format.ratio(number.doubleValue()) : "—")
+                    .toList()));
+        }
         number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "consumerWorkerConcurrency")

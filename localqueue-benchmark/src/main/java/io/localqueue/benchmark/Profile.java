@@ -29,6 +29,8 @@ import java.util.Locale;
  * @param multiprocessMixes producer/consumer process counts, one scenario each
  * @param multiprocessJobs jobs per multiprocess scenario
  * @param consumerConcurrency the {@code Worker} concurrency inside each consumer process
+ * @param rounds how many times each scenario compared with a raw limit runs, each time right after its raw
+ *               workloads; the report keeps the round with the median ratio
  * @param warmupTime the longest warm-up before a measured region
  * @param measureTime the longest measured region (pipelines and multiprocess scenarios stop producing then, and
  *                    wait for what they produced to be acknowledged)
@@ -39,7 +41,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
                       List<Integer> workerConcurrency, int listenerConcurrency, int backlogRows,
                       int backlogSmallRows, int backlogDelayedRows, int backlogOperations, int wakeupSamples,
                       Duration idleDuration, List<Mix> multiprocessMixes, int multiprocessJobs,
-                      int consumerConcurrency, Duration warmupTime, Duration measureTime) {
+                      int consumerConcurrency, int rounds, Duration warmupTime, Duration measureTime) {
 
     /** The profile names, in documentation order. */
     public static final List<String> NAMES = List.of("smoke", "standard", "multiprocess");
@@ -85,7 +87,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
      */
     public static Profile smoke() {
         return new Profile("smoke", true, 10, 50, List.of(1, 10, 100), 200, 50, 50, 300, 50, List.of(2), 2, 1_000,
-                200, 50, 50, 5, Duration.ofMillis(500), List.of(new Mix(2, 2)), 100, 2, Duration.ofSeconds(1),
+                200, 50, 50, 5, Duration.ofMillis(500), List.of(new Mix(2, 2)), 100, 2, 2, Duration.ofSeconds(1),
                 Duration.ofSeconds(5));
     }
 
@@ -95,9 +97,9 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
      * @return the profile
      */
     public static Profile standard() {
-        return new Profile("standard", true, 2_000, 20_000, List.of(1, 10, 100, 1_000), 100_000, 20_000, 20_000,
+        return new Profile("standard", true, 10_000, 20_000, List.of(1, 10, 100, 1_000), 200_000, 20_000, 20_000,
                 200_000, 10_000, List.of(1, 4), 4, 1_000_000, 10_000, 10_000, 5_000, 200, Duration.ofSeconds(10),
-                List.of(), 0, 4, Duration.ofSeconds(3), Duration.ofSeconds(15));
+                List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15));
     }
 
     /**
@@ -108,7 +110,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     public static Profile multiprocess() {
         return new Profile("multiprocess", false, 2_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
                 0, Duration.ZERO, List.of(new Mix(1, 1), new Mix(4, 1), new Mix(1, 4), new Mix(4, 4)), 20_000, 4,
-                Duration.ofSeconds(3), Duration.ofSeconds(30));
+                1, Duration.ofSeconds(3), Duration.ofSeconds(30));
     }
 
     /**

@@ -16,13 +16,23 @@ public interface Scenario {
     String name();
 
     /**
-     * Returns the raw workloads this scenario's results are compared with; the run measures each one once per
-     * durability mode, just before the first scenario that needs it.
+     * Returns the raw workloads this scenario's results are compared with; the run measures them in every durability
+     * mode just before the scenario (in every round, when it is {@linkplain #repeated() repeated}).
      *
      * @return the raw workloads, possibly empty
      */
     default List<RawWorkload> baselines() {
         return List.of();
+    }
+
+    /**
+     * Returns whether the run repeats this scenario for {@link Profile#rounds()} rounds, each right after a fresh
+     * measurement of its raw workloads; true for every scenario compared with a raw limit unless it overrides this.
+     *
+     * @return true to repeat it
+     */
+    default boolean repeated() {
+        return !baselines().isEmpty();
     }
 
     /**

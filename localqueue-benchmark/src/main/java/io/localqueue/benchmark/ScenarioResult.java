@@ -52,6 +52,31 @@ public record ScenarioResult(String scenario, String group, @Nullable Durability
     }
 
     /**
+     * Returns a copy with one more detail.
+     *
+     * @param key the detail's name
+     * @param value its value
+     * @return the copy
+     */
+    public ScenarioResult withDetail(String key, Object value) {
+        Map<String, Object> more = new LinkedHashMap<>(details);
+        more.put(key, value);
+        return new ScenarioResult(scenario, group, durability, unit, operations, elapsedNanos, throughputPerSecond,
+                latency, latencyMeasures, baseline, validation, Collections.unmodifiableMap(more));
+    }
+
+    /**
+     * Returns a copy with another validation.
+     *
+     * @param replaced the validation
+     * @return the copy
+     */
+    public ScenarioResult withValidation(Validation replaced) {
+        return new ScenarioResult(scenario, group, durability, unit, operations, elapsedNanos, throughputPerSecond,
+                latency, latencyMeasures, baseline, replaced, details);
+    }
+
+    /**
      * Computes a rate over an interval.
      *
      * @param operations how many units

@@ -44,7 +44,7 @@ class SmokeProfileTest {
         String markdown = Files.readString(output.resolve(ReportWriter.MARKDOWN));
         assertThat(markdown).contains("# localqueue benchmark: smoke profile", "| Validation | all passed |",
                 "## Raw JDBC baseline", "## Single operations", "## Pipelines", "## Backlog", "## Wake-up latency",
-                "## Idle worker CPU", "## Multiple processes");
+                "## Idle worker CPU", "## Multiple processes", "| Rounds | 2 per scenario", "ratio by round ");
         assertThat(markdown).doesNotContain("FAILED");
 
         try (Stream<Path> left = Files.list(work)) {
@@ -80,6 +80,14 @@ class SmokeProfileTest {
             if (!baseline.isNull()) {
                 assertThat(baseline.get("rawThroughputPerSecond").isNumber()).as(name + " has its raw limit").isTrue();
                 assertThat(baseline.get("ratio").isNumber()).as(name + " has its ratio").isTrue();
+                if (!name.startsWith("backlog")) {
+                    assertThat(result.get("details").get(Rounds.ROUND_RATIOS)).as(name + " ran in two rounds")
+                            .hasSize(2);
+                }
+            }
+            if (name.equals("insert-1")) {
+                assertThat(result.get("details").get(Rounds.RUNS).asInt())
+                        .as("put and putMany-1 each measure insert-1 in both rounds").isEqualTo(4);
             }
         }
         List<String> expected = new ArrayList<>();

@@ -99,8 +99,15 @@ final class ClaimStatements {
         return jdbc.update(RECLAIM, now, queue);
     }
 
-    static Claim claim(JdbcTemplate jdbc, String queue, long now, long leaseMillis, int limit) {
-        int reclaimed = Boolean.TRUE.equals(jdbc.queryForObject(ANY_EXPIRED, Boolean.class, queue, now))
+    /**
+     * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows.
+     *
+     * @param lookForExpired false when the caller knows no lease can have expired since its last look
+     */
+    static Claim claim(JdbcTemplate jdbc, String queue, long now, long leaseMillis, int limit,
+                       boolean lookForExpired) {
+        int reclaimed = lookForExpired
+                && Boolean.TRUE.equals(jdbc.queryForObject(ANY_EXPIRED, Boolean.class, queue, now))
                 ? reclaim(jdbc, queue, now) : 0;
         long leaseUntil = Durations.addToTimestamp(now, leaseMillis, "lease");
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));

@@ -42,6 +42,7 @@ public final class QueueEngine {
     private volatile boolean closed;
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
+    private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
 
     /**
      * Creates the engine; the caller keeps ownership of the database reference.
@@ -144,6 +145,7 @@ public final class QueueEngine {
             long now = clock.millis();
             ClaimStatements.Probe probe = database.read(jdbc -> ClaimStatements.probe(jdbc, queue));
             if (probe.claimable(now)) {
+                leaseExpiry.forget();
                 List<ClaimedRow> rows = claimNow(nowait, limit, contention);
                 if (rows == null) {
                     continue;
@@ -167,8 +169,16 @@ public final class QueueEngine {
     private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
         ClaimStatements.Claim claim;
         try {
-            claim = database.write(durability, 0, ensureOpen,
-                    jdbc -> ClaimStatements.claim(jdbc, queue, clock.millis(), delivery.lease().toMillis(), limit));
+            claim = database.write(durability, 0, ensureOpen, jdbc -> {
+                long now = clock.millis();
+                boolean lookForExpired = leaseExpiry.due(now);
+                ClaimStatements.Claim done = ClaimStatements.claim(jdbc, queue, now, delivery.lease().toMillis(), limit,
+                        lookForExpired);
+                if (lookForExpired) {
+                    leaseExpiry.looked(now, done.reclaimed() > 0);
+                }
+                return done;
+            });
         } catch (WriteLockBusyException busy) {
             if (nowait) {
                 throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
@@ -188,25 +198,6 @@ public final class QueueEngine {
     /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
     public void wakeWaiters() {
         database.changes().signal(queue);
-    }
-
-    private List<ClaimedRow> claimNow(boolean nowait, int limit) {
-        ClaimStatements.Claim claim;
-        try {
-            claim = database.write(durability, nowait ? 0 : Database.WRITE_BUDGET_NANOS, ensureOpen,
-                    jdbc -> ClaimStatements.claim(jdbc, queue, clock.millis(), delivery.lease().toMillis(), limit));
-        } catch (WriteLockBusyException busy) {
-            if (nowait) {
-                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
-                        busy);
-            }
-            throw busy;
-        }
-        if (claim.reclaimed() > 0) {
-            wakeWaiters();
-        }
-        lastClaimFound = !claim.rows().isEmpty();
-        return claim.rows();
     }
 
     /** Acknowledges a delivery. */
