@@ -55,6 +55,13 @@ public final class Database implements AutoCloseable {
     static final int READ_BUSY_TIMEOUT_MS = 5000;
 
     private static final int READER_POOL_SIZE = 4;
+
+    /**
+     * WAL pages after which a commit of this JVM checkpoints (SQLite's default is 1,000). A checkpoint costs two
+     * fsyncs however few pages it copies, and pages written again and again are copied once, so checkpointing every
+     * 4,000 pages (a WAL of about 16 MB) costs a quarter as many fsyncs for the same commits.
+     */
+    static final int WAL_AUTOCHECKPOINT_PAGES = 4_000;
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -396,6 +403,7 @@ public final class Database implements AutoCloseable {
         SQLiteConnection raw = connection.unwrap(SQLiteConnection.class);
         if (raw != preparedWriter) {
             raw.setBusyTimeout(0);
+            execute(connection, "PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT_PAGES);
             preparedMode = null;
         }
         if (raw != preparedWriter || mode != preparedMode) {
