@@ -31,6 +31,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
 
 /**
@@ -83,6 +85,7 @@ public final class Database implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ChangeNotifier changes;
     private final GroupCommit groupCommit = new GroupCommit(this);
+    private final WriteGate gate;
     private final String sqliteVersion;
     private @Nullable SQLiteConnection preparedWriter;
     private @Nullable DurabilityMode preparedMode;
@@ -107,6 +110,7 @@ public final class Database implements AutoCloseable {
         this.writeJdbc = template(writerPool);
         this.readJdbc = template(readerPool);
         this.changes = new ChangeNotifier(dataSource(url, READ_BUSY_TIMEOUT_MS), directory);
+        this.gate = new WriteGate(file);
     }
 
     /**
@@ -179,7 +183,22 @@ public final class Database implements AutoCloseable {
      * @throws WriteLockBusyException when the write lock stayed taken for the whole budget
      */
     public <R> R write(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, WriteWork<R> work) {
-        return retrying(mode, budgetNanos, ensureOpen, connection -> attempt(connection, work));
+        return retrying(mode, budgetNanos, budgetNanos > 0, ensureOpen, connection -> attempt(connection, work));
+    }
+
+    /**
+     * Runs one write transaction like {@link #write} with a zero budget, except that it first waits its turn
+     * behind the other processes of this library writing to the file; it still never waits for SQLite's lock.
+     *
+     * @param mode the durability of this commit
+     * @param ensureOpen throws when the caller was closed
+     * @param work the statements
+     * @param <R> the result type
+     * @return what {@code work} returned, after the commit
+     * @throws WriteLockBusyException when another connection held SQLite's write lock
+     */
+    public <R> R writeOnceInLine(DurabilityMode mode, Runnable ensureOpen, WriteWork<R> work) {
+        return retrying(mode, 0, true, ensureOpen, connection -> attempt(connection, work));
     }
 
     /**
@@ -205,7 +224,7 @@ public final class Database implements AutoCloseable {
      * @param ensureOpen throws when the caller was closed, checked before every attempt
      */
     public void writeOutsideTransaction(String sql, long budgetNanos, Runnable ensureOpen) {
-        retrying(DurabilityMode.RELAXED, budgetNanos, ensureOpen, connection -> {
+        retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos > 0, ensureOpen, connection -> {
             try {
                 execute(connection, sql);
                 return Attempt.done(null);
@@ -218,27 +237,44 @@ public final class Database implements AutoCloseable {
         });
     }
 
-    private <R> R retrying(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, AttemptRunner<R> runner) {
+    private <R> R retrying(DurabilityMode mode, long budgetNanos, boolean waitInLine, Runnable ensureOpen,
+                           AttemptRunner<R> runner) {
         Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, budgetNanos);
         while (true) {
             ensureOpen.run();
             requireOpen();
             Throwable busy;
             writeLock.lock();
-            try (Connection connection = writerPool.getConnection()) {
-                prepareWriter(connection, mode);
-                Attempt<R> attempt = runner.run(connection);
-                if (attempt.busy == null) {
-                    return attempt.value;
+            try {
+                requireOpen();
+                if (gate.enter(waitInLine)) {
+                    try {
+                        Attempt<R> attempt = attemptOnWriter(mode, ensureOpen, runner);
+                        if (attempt.busy == null) {
+                            return attempt.value;
+                        }
+                        busy = attempt.busy;
+                    } finally {
+                        gate.exit();
+                    }
+                } else {
+                    busy = new SQLiteException("another process of this library is writing to " + file,
+                            SQLiteErrorCode.SQLITE_BUSY);
                 }
-                busy = attempt.busy;
-            } catch (SQLException | DataAccessException failure) {
-                ensureOpen.run();
-                throw SqliteErrors.wrap("writing to " + file, failure);
             } finally {
                 writeLock.unlock();
             }
             backoff.pause(file.toString(), busy);
+        }
+    }
+
+    private <R> Attempt<R> attemptOnWriter(DurabilityMode mode, Runnable ensureOpen, AttemptRunner<R> runner) {
+        try (Connection connection = writerPool.getConnection()) {
+            prepareWriter(connection, mode);
+            return runner.run(connection);
+        } catch (SQLException | DataAccessException failure) {
+            ensureOpen.run();
+            throw SqliteErrors.wrap("writing to " + file, failure);
         }
     }
 
@@ -364,6 +400,7 @@ public final class Database implements AutoCloseable {
         writeLock.lock();
         try {
             writerPool.close();
+            gate.close();
         } finally {
             writeLock.unlock();
         }

@@ -169,7 +169,7 @@ public final class QueueEngine {
     private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
         ClaimStatements.Claim claim;
         try {
-            claim = database.write(durability, 0, ensureOpen, jdbc -> {
+            WriteWork<ClaimStatements.Claim> work = jdbc -> {
                 long now = clock.millis();
                 boolean lookForExpired = leaseExpiry.due(now);
                 ClaimStatements.Claim done = ClaimStatements.claim(jdbc, queue, now, delivery.lease().toMillis(), limit,
@@ -178,7 +178,9 @@ public final class QueueEngine {
                     leaseExpiry.looked(now, done.reclaimed() > 0);
                 }
                 return done;
-            });
+            };
+            claim = nowait ? database.write(durability, 0, ensureOpen, work)
+                    : database.writeOnceInLine(durability, ensureOpen, work);
         } catch (WriteLockBusyException busy) {
             if (nowait) {
                 throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),

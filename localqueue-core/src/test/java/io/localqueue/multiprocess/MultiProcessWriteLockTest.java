@@ -3,15 +3,18 @@ package io.localqueue.multiprocess;
 import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.HELD;
+import static io.localqueue.multiprocess.QueueChild.HOLD_WRITERS_LINE;
 import static io.localqueue.multiprocess.QueueChild.HOLD_WRITE_LOCK;
 import static io.localqueue.multiprocess.QueueChild.LOCKED;
 import static io.localqueue.multiprocess.QueueChild.READY;
 import static io.localqueue.multiprocess.QueueChild.RELEASE;
 import static io.localqueue.multiprocess.QueueChild.RELEASED;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
+import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import java.time.Duration;
@@ -20,10 +23,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Another process holding SQLite's write lock longer than SQLite's own busy timeout. */
+/**
+ * Another process holding SQLite's write lock longer than SQLite's own busy timeout, or holding the line this
+ * library's writers wait in.
+ */
 class MultiProcessWriteLockTest extends MultiProcessTestBase {
 
     /** Longer than SQLite's 5 s busy timeout, so only the engine's own retrying can outlast it. */
@@ -68,6 +75,30 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
             Job<Object> again = queue.getNowait();
             assertThat(again.id()).isEqualTo(toNack.id());
             assertThat(again.attempts()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void writersWaitInLineBehindAnotherProcessWhileGetNowaitDoesNotWait() throws Exception {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
+            queue.put("first");
+            ChildProcess holder = children.start("line-holder", HOLD_WRITERS_LINE,
+                    dir.resolve("localqueue.db-writers"));
+            holder.expect(READY);
+            holder.send(GO);
+            holder.expect(LOCKED);
+
+            assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class)
+                    .hasMessageContaining("temporarily unavailable");
+            CompletableFuture<Long> put = CompletableFuture.supplyAsync(() -> queue.put("second"), threads);
+            assertThatThrownBy(() -> put.get(300, TimeUnit.MILLISECONDS)).as("put while the line is held")
+                    .isInstanceOf(TimeoutException.class);
+            holder.send(RELEASE);
+            holder.expect(RELEASED);
+            holder.awaitSuccess();
+
+            assertThat(put.get(30, TimeUnit.SECONDS)).isPositive();
+            assertThat(queue.stats()).isEqualTo(new QueueStats(2, 0, 0, 0));
         }
     }
 }

@@ -10,8 +10,11 @@ import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -53,6 +56,7 @@ final class QueueChild {
     static final String CLAIM_AND_WAIT = "claim-and-wait";
     static final String ACK_FOREIGN = "ack-foreign";
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
+    static final String HOLD_WRITERS_LINE = "hold-writers-line";
     static final String OPEN = "open";
 
     private final ChildProtocol protocol;
@@ -80,6 +84,7 @@ final class QueueChild {
             case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
             case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
             case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
+            case HOLD_WRITERS_LINE -> holdWritersLine(Path.of(args[1]));
             case OPEN -> open(Path.of(args[1]));
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
@@ -198,6 +203,21 @@ final class QueueChild {
             protocol.print(HELD);
             protocol.await(RELEASE);
             statement.execute("COMMIT");
+            protocol.print(RELEASED);
+        }
+    }
+
+    /**
+     * Takes the operating-system lock that this library's writers line up for, as a process in the middle of a
+     * write holds it, and keeps it until told to RELEASE.
+     */
+    private void holdWritersLine(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            protocol.ready();
+            try (FileLock lock = channel.lock()) {
+                protocol.print(LOCKED);
+                protocol.await(RELEASE);
+            }
             protocol.print(RELEASED);
         }
     }

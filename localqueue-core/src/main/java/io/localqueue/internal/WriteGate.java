@@ -1,0 +1,101 @@
+package io.localqueue.internal;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A line in front of SQLite's write lock for the processes of this library that share a file: a write takes an
+ * operating-system lock on a small side file before {@code BEGIN IMMEDIATE} and drops it after {@code COMMIT}.
+ * SQLite itself never waits for its lock (a busy writer backs off and tries again, leaving the lock idle in
+ * between); the operating system hands this one to the next waiting process the moment it is released. Programs
+ * that do not take it, such as the Python library, are still kept out by SQLite's own lock. The gate only orders
+ * writers: when its file cannot be used, or a waiting thread is interrupted, the write goes ahead without it.
+ * Callers hold the database's in-process write lock, so one thread at a time uses the gate.
+ */
+final class WriteGate implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WriteGate.class);
+
+    /** The side file, next to the database file; it holds no data. */
+    static final String SUFFIX = "-writers";
+
+    private final Path file;
+    private @Nullable FileChannel channel;
+    private @Nullable FileLock held;
+    private boolean warned;
+
+    WriteGate(Path databaseFile) {
+        this.file = databaseFile.resolveSibling(databaseFile.getFileName() + SUFFIX);
+    }
+
+    /**
+     * Takes the gate.
+     *
+     * @param wait whether to wait while another process holds it
+     * @return false only when {@code wait} is false and another process holds the gate
+     */
+    boolean enter(boolean wait) {
+        try {
+            FileChannel open = channel();
+            held = wait ? open.lock() : open.tryLock();
+            return held != null;
+        } catch (ClosedChannelException interruptedOrClosed) {
+            channel = null;
+            return true;
+        } catch (IOException unusable) {
+            if (!warned) {
+                warned = true;
+                log.warn("Writers to {} go without their line at {}: {}", file.getParent(), file, unusable.toString());
+            }
+            return true;
+        }
+    }
+
+    /** Lets the next writer in; does nothing when the gate was not taken. */
+    void exit() {
+        FileLock lock = held;
+        held = null;
+        if (lock != null) {
+            try {
+                lock.release();
+            } catch (IOException | RuntimeException failure) {
+                log.debug("Releasing the writers' line at {} failed; closing it releases it", file, failure);
+                closeChannel();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        exit();
+        closeChannel();
+    }
+
+    private FileChannel channel() throws IOException {
+        FileChannel open = channel;
+        if (open == null || !open.isOpen()) {
+            open = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            channel = open;
+        }
+        return open;
+    }
+
+    private void closeChannel() {
+        FileChannel open = channel;
+        channel = null;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (IOException failure) {
+                log.debug("Closing {} failed", file, failure);
+            }
+        }
+    }
+}
