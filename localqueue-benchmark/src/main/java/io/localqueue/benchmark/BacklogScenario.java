@@ -52,7 +52,8 @@ public final class BacklogScenario implements Scenario {
         for (DurabilityMode mode : context.modes()) {
             context.progress(smallName + " [" + mode + "]");
             Path directory = context.newDirectory(smallName);
-            State state = new State(profile.backlogSmallRows());
+            State state = new State(profile.backlogSmallRows() + profile.warmupOperations()
+                    + profile.backlogOperations());
             try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, QUEUE, mode)) {
                 RunContext.preload(queue, state.rows);
                 ScenarioResult result = measure(context, smallName, queue, mode, state, null).build();

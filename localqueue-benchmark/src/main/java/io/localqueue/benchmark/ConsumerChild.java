@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * A consumer process: warms a {@link Worker} up on a queue of its own, prints {@code READY}, on {@code GO} starts a
  * Worker (handler does nothing) on the shared queue, on {@code STOP} stops it, writes every acknowledgement it made to
- * its {@link AckLog} file and prints {@code DONE <count>}.
+ * its {@link AckLog} file and prints {@code DONE <count> <CPU nanoseconds used from GO to STOP>}.
  */
 final class ConsumerChild {
 
@@ -37,11 +37,13 @@ final class ConsumerChild {
                     .build();
             io.emit("READY");
             io.await("GO");
+            long cpuAtGo = ProcessCpu.nanos();
             worker.start();
             io.await("STOP");
+            long cpu = ProcessCpu.nanos() - cpuAtGo;
             worker.stop(STOP_TIMEOUT);
             log.writeTo(logFile);
-            io.emit("DONE " + log.count());
+            io.emit("DONE " + log.count() + " " + cpu);
         }
     }
 

@@ -3,7 +3,6 @@ package io.localqueue.benchmark;
 import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -46,18 +45,11 @@ final class IdleWorkerChild {
 
     /** Returns the process CPU time and the wall time of an idle period. */
     private static long[] measure(Duration idle) throws InterruptedException {
-        long cpuStart = processCpuNanos();
+        long cpuStart = ProcessCpu.nanos();
         long wallStart = System.nanoTime();
         Thread.sleep(idle.toMillis());
-        long cpu = processCpuNanos() - cpuStart;
+        long cpu = ProcessCpu.nanos() - cpuStart;
         long wall = System.nanoTime() - wallStart;
         return new long[] {cpu, wall};
-    }
-
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO).toNanos();
     }
 }

@@ -193,6 +193,10 @@ public final class MarkdownRenderer {
         number(details, "consumerWorkerConcurrency")
                 .ifPresent(v -> notes.add("worker concurrency " + Format.grouped(v) + " per consumer"));
         number(details, "producedPerSecond").ifPresent(v -> notes.add("produced " + Format.grouped(v) + "/s"));
+        number(details, "childCoresBusy").ifPresent(v -> notes.add(String.format(Locale.ROOT,
+                "the processes kept %.1f cores busy", v)));
+        number(details, "childCpuMicrosPerJob").ifPresent(v -> notes.add(String.format(Locale.ROOT,
+                "%.0f µs of CPU per job", v)));
         if (details.get("acksPerConsumer") instanceof List<?> acks && acks.size() > 1) {
             notes.add("acks per consumer " + acks);
         }

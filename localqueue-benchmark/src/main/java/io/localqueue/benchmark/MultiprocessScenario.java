@@ -81,19 +81,23 @@ public final class MultiprocessScenario extends PerModeScenario {
             long go = ChildProcess.releaseTogether(all);
 
             long producedEnd = Long.MIN_VALUE;
+            long childCpuNanos = 0;
             int jobs = 0;
             for (int p = 0; p < mix.producers(); p++) {
                 List<String> done = producers.get(p).expect("DONE", DRAIN_TIMEOUT);
                 produced[p] = Long.parseLong(done.get(0));
                 jobs += (int) produced[p];
                 producedEnd = Math.max(producedEnd, Long.parseLong(done.get(1)));
+                childCpuNanos += Long.parseLong(done.get(2));
                 producers.get(p).awaitSuccess();
             }
             QueueStats drained = awaitAcknowledged(queue, jobs);
             List<Integer> perConsumer = new ArrayList<>();
             for (ChildProcess consumer : consumers) {
                 consumer.send("STOP");
-                perConsumer.add(Integer.parseInt(consumer.expect("DONE").get(0)));
+                List<String> done = consumer.expect("DONE");
+                perConsumer.add(Integer.parseInt(done.get(0)));
+                childCpuNanos += Long.parseLong(done.get(1));
                 consumer.awaitSuccess();
             }
 
@@ -113,6 +117,8 @@ public final class MultiprocessScenario extends PerModeScenario {
                     .detail("consumerWorkerConcurrency", profile.consumerConcurrency())
                     .detail("producedPerSecond", ScenarioResult.perSecond(jobs, producedEnd - go))
                     .detail("acksPerConsumer", perConsumer)
+                    .detail("childCpuMicrosPerJob", childCpuNanos / 1_000.0 / Math.max(1, jobs))
+                    .detail("childCoresBusy", childCpuNanos / (double) Math.max(1, ledger.lastAckNanos() - go))
                     .validation(ledger.exactlyOnce(seq -> wasProduced(seq, firsts, produced)).and(counts)
                             .and(Validation.check(drained.acked() == jobs, "drained: " + drained)))
                     .build();

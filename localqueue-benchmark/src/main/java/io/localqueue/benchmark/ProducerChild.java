@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A producer process: warms up on a queue of its own, prints {@code READY}, and on {@code GO} puts its range of
  * sequence numbers one {@code put} (one transaction) at a time until the range or its time budget is exhausted,
- * then prints {@code DONE <count put> <nanoTime>}.
+ * then prints {@code DONE <count put> <nanoTime> <CPU nanoseconds used since GO>}.
  */
 final class ProducerChild {
 
@@ -35,13 +35,14 @@ final class ProducerChild {
             }
             io.emit("READY");
             io.await("GO");
+            long cpuAtGo = ProcessCpu.nanos();
             long start = System.nanoTime();
             int done = 0;
             while (done < count && (done == 0 || System.nanoTime() - start < budgetNanos)) {
                 queue.put(BenchMessage.of(first + done, System.nanoTime()));
                 done++;
             }
-            io.emit("DONE " + done + " " + System.nanoTime());
+            io.emit("DONE " + done + " " + System.nanoTime() + " " + (ProcessCpu.nanos() - cpuAtGo));
         }
     }
 }

@@ -85,6 +85,10 @@ class SmokeProfileTest {
                             .hasSize(2);
                 }
             }
+            if (name.startsWith("multiprocess-")) {
+                assertThat(result.get("details").get("childCpuMicrosPerJob").asDouble())
+                        .as(name + " measured its processes' CPU").isPositive();
+            }
             if (name.equals("insert-1")) {
                 assertThat(result.get("details").get(Rounds.RUNS).asInt())
                         .as("put and putMany-1 each measure insert-1 in both rounds").isEqualTo(4);

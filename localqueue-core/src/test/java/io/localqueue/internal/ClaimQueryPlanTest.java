@@ -2,33 +2,14 @@ package io.localqueue.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The claim path must walk an index in claim order and stop early: a sort of every ready row would make each
  * claim cost grow with the backlog.
  */
-class ClaimQueryPlanTest {
-
-    @TempDir
-    Path dir;
-
-    private Database database;
-
-    @BeforeEach
-    void open() {
-        database = Database.acquire(dir);
-    }
-
-    @AfterEach
-    void close() {
-        database.close();
-    }
+class ClaimQueryPlanTest extends DatabaseTestBase {
 
     @Test
     void claimWalksTheClaimIndexWithoutSorting() {

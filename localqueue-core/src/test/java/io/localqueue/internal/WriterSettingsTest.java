@@ -3,31 +3,12 @@ package io.localqueue.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.DurabilityMode;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The writer connection's settings: what each commit pays for depends on them.
  */
-class WriterSettingsTest {
-
-    @TempDir
-    Path dir;
-
-    private Database database;
-
-    @BeforeEach
-    void open() {
-        database = Database.acquire(dir);
-    }
-
-    @AfterEach
-    void close() {
-        database.close();
-    }
+class WriterSettingsTest extends DatabaseTestBase {
 
     @Test
     void theWriterCheckpointsEveryFourThousandPages() {
