@@ -183,7 +183,7 @@ public final class Database implements AutoCloseable {
      * @throws WriteLockBusyException when the write lock stayed taken for the whole budget
      */
     public <R> R write(DurabilityMode mode, long budgetNanos, Runnable ensureOpen, WriteWork<R> work) {
-        return retrying(mode, budgetNanos, budgetNanos > 0, ensureOpen, connection -> attempt(connection, work));
+        return retrying(mode, budgetNanos, budgetNanos, ensureOpen, connection -> attempt(connection, work));
     }
 
     /**
@@ -198,7 +198,7 @@ public final class Database implements AutoCloseable {
      * @throws WriteLockBusyException when another connection held SQLite's write lock
      */
     public <R> R writeOnceInLine(DurabilityMode mode, Runnable ensureOpen, WriteWork<R> work) {
-        return retrying(mode, 0, true, ensureOpen, connection -> attempt(connection, work));
+        return retrying(mode, 0, WRITE_BUDGET_NANOS, ensureOpen, connection -> attempt(connection, work));
     }
 
     /**
@@ -224,7 +224,7 @@ public final class Database implements AutoCloseable {
      * @param ensureOpen throws when the caller was closed, checked before every attempt
      */
     public void writeOutsideTransaction(String sql, long budgetNanos, Runnable ensureOpen) {
-        retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos > 0, ensureOpen, connection -> {
+        retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos, ensureOpen, connection -> {
             try {
                 execute(connection, sql);
                 return Attempt.done(null);
@@ -237,7 +237,11 @@ public final class Database implements AutoCloseable {
         });
     }
 
-    private <R> R retrying(DurabilityMode mode, long budgetNanos, boolean waitInLine, Runnable ensureOpen,
+    /**
+     * Attempts a write until it gets SQLite's lock or its budget is spent; each attempt first takes the writers'
+     * line, waiting for it at most {@code lineWaitNanos} (zero: only when it is free at once).
+     */
+    private <R> R retrying(DurabilityMode mode, long budgetNanos, long lineWaitNanos, Runnable ensureOpen,
                            AttemptRunner<R> runner) {
         Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, budgetNanos);
         while (true) {
@@ -247,7 +251,7 @@ public final class Database implements AutoCloseable {
             writeLock.lock();
             try {
                 requireOpen();
-                if (gate.enter(waitInLine)) {
+                if (gate.enter(lineWaitNanos)) {
                     try {
                         Attempt<R> attempt = attemptOnWriter(mode, ensureOpen, runner);
                         if (attempt.busy == null) {
@@ -260,6 +264,11 @@ public final class Database implements AutoCloseable {
                 } else {
                     busy = new SQLiteException("another process of this library is writing to " + file,
                             SQLiteErrorCode.SQLITE_BUSY);
+                    if (lineWaitNanos > 0) {
+                        throw new WriteLockBusyException("database is locked: another process of this library kept "
+                                + "its place in the writers' line of " + file + " for "
+                                + TimeUnit.NANOSECONDS.toMillis(lineWaitNanos) + " ms", busy);
+                    }
                 }
             } finally {
                 writeLock.unlock();

@@ -17,6 +17,9 @@ import io.localqueue.Job;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
+import io.localqueue.DurabilityMode;
+import io.localqueue.internal.Database;
+import io.localqueue.internal.WriteLockBusyException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -99,6 +102,35 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
 
             assertThat(put.get(30, TimeUnit.SECONDS)).isPositive();
             assertThat(queue.stats()).isEqualTo(new QueueStats(2, 0, 0, 0));
+        }
+    }
+
+    @Test
+    void aWriteWaitsInLineOnlyForItsBudget() throws Exception {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
+            queue.put("first");
+            ChildProcess holder = children.start("line-holder", HOLD_WRITERS_LINE,
+                    dir.resolve("localqueue.db-writers"));
+            holder.expect(READY);
+            holder.send(GO);
+            holder.expect(LOCKED);
+            Database database = Database.acquire(dir);
+            try {
+                assertThatThrownBy(() -> database.write(DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300),
+                        () -> { }, jdbc -> jdbc.update("DELETE FROM messages")))
+                        .isInstanceOf(WriteLockBusyException.class)
+                        .hasMessageContaining("writers' line");
+                assertThat(Thread.currentThread().isInterrupted()).as("the ended wait leaves no interrupt").isFalse();
+            } finally {
+                database.close();
+            }
+            holder.send(RELEASE);
+            holder.expect(RELEASED);
+            holder.awaitSuccess();
+
+            assertThat(queue.stats().ready()).as("the timed-out write changed nothing").isEqualTo(1);
+            queue.put("second");
+            assertThat(queue.stats().ready()).isEqualTo(2);
         }
     }
 }
