@@ -85,11 +85,7 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
     void writersWaitInLineBehindAnotherProcessWhileGetNowaitDoesNotWait() throws Exception {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             queue.put("first");
-            ChildProcess holder = children.start("line-holder", HOLD_WRITERS_LINE,
-                    dir.resolve("localqueue.db-writers"));
-            holder.expect(READY);
-            holder.send(GO);
-            holder.expect(LOCKED);
+            ChildProcess holder = holdWritersLine();
 
             assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class)
                     .hasMessageContaining("temporarily unavailable");
@@ -109,11 +105,7 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
     void aWriteWaitsInLineOnlyForItsBudget() throws Exception {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             queue.put("first");
-            ChildProcess holder = children.start("line-holder", HOLD_WRITERS_LINE,
-                    dir.resolve("localqueue.db-writers"));
-            holder.expect(READY);
-            holder.send(GO);
-            holder.expect(LOCKED);
+            ChildProcess holder = holdWritersLine();
             Database database = Database.acquire(dir);
             try {
                 assertThatThrownBy(() -> database.write(DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300),
@@ -132,5 +124,14 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
             queue.put("second");
             assertThat(queue.stats().ready()).isEqualTo(2);
         }
+    }
+
+    /** Starts a child JVM that holds the line this library's writers wait in, until told to RELEASE. */
+    private ChildProcess holdWritersLine() {
+        ChildProcess holder = children.start("line-holder", HOLD_WRITERS_LINE, dir.resolve("localqueue.db-writers"));
+        holder.expect(READY);
+        holder.send(GO);
+        holder.expect(LOCKED);
+        return holder;
     }
 }
