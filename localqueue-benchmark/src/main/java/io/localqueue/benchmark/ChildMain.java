@@ -4,8 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The entry point of the benchmark's child JVMs. The first argument names the role ({@code producer},
@@ -25,11 +23,7 @@ public final class ChildMain {
      */
     public static void main(String[] args) {
         try {
-            Map<String, String> settings = new LinkedHashMap<>();
-            for (int i = 1; i < args.length; i++) {
-                int equals = args[i].indexOf('=');
-                settings.put(args[i].substring(0, equals), args[i].substring(equals + 1));
-            }
+            ChildSettings settings = ChildSettings.parse(args, 1);
             ChildIo io = new ChildIo();
             switch (args[0]) {
                 case ProducerChild.ROLE -> ProducerChild.run(settings, io);

@@ -1,11 +1,8 @@
 package io.localqueue.benchmark;
 
-import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * Measures the CPU an idle {@link Worker} costs: on an empty queue, the process's CPU time over wall time first
@@ -22,12 +19,10 @@ final class IdleWorkerChild {
     private IdleWorkerChild() {
     }
 
-    static void run(Map<String, String> settings, ChildMain.ChildIo io) throws Exception {
-        Path directory = Path.of(settings.get("dir"));
-        DurabilityMode mode = DurabilityMode.valueOf(settings.get("mode"));
-        Duration idle = Duration.ofMillis(Long.parseLong(settings.get("millis")));
+    static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
+        Duration idle = Duration.ofMillis(settings.number("millis"));
         long settleMillis = Math.min(MAX_SETTLE.toMillis(), idle.toMillis() / 2);
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, settings.get("queue"), mode)) {
+        try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
             queue.stats();
             Thread.sleep(settleMillis);
             long[] without = measure(idle);

@@ -1,9 +1,6 @@
 package io.localqueue.benchmark;
 
-import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,17 +15,13 @@ final class ProducerChild {
     private ProducerChild() {
     }
 
-    static void run(Map<String, String> settings, ChildMain.ChildIo io) throws Exception {
-        Path directory = Path.of(settings.get("dir"));
-        DurabilityMode mode = DurabilityMode.valueOf(settings.get("mode"));
-        String queueName = settings.get("queue");
-        long first = Long.parseLong(settings.get("first"));
-        int count = Integer.parseInt(settings.get("count"));
-        int warmup = Integer.parseInt(settings.get("warmup"));
-        long budgetNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(settings.get("millis")));
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, queueName, mode)) {
-            try (SimpleQueue<BenchMessage> warm = RunContext.openQueue(directory,
-                    queueName + "-warmup-p" + settings.get("id"), mode)) {
+    static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
+        long first = settings.number("first");
+        long count = settings.number("count");
+        long warmup = settings.number("warmup");
+        long budgetNanos = TimeUnit.MILLISECONDS.toNanos(settings.number("millis"));
+        try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
+            try (SimpleQueue<BenchMessage> warm = settings.openPrivateQueue("warmup-p")) {
                 for (int i = 0; i < warmup; i++) {
                     warm.put(BenchMessage.of(i, System.nanoTime()));
                 }

@@ -1,9 +1,6 @@
 package io.localqueue.benchmark;
 
-import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -22,10 +19,8 @@ final class WakerChild {
     private WakerChild() {
     }
 
-    static void run(Map<String, String> settings, ChildMain.ChildIo io) throws Exception {
-        Path directory = Path.of(settings.get("dir"));
-        DurabilityMode mode = DurabilityMode.valueOf(settings.get("mode"));
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, settings.get("queue"), mode)) {
+    static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
+        try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
             io.emit("READY");
             while (true) {
                 String command = io.next();
