@@ -1,8 +1,7 @@
 package io.localqueue;
 
-import io.localqueue.internal.Durations;
+import io.localqueue.internal.engine.Durations;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How long a claimed job stays leased and how many times a failed job is retried; a job is delivered at most
@@ -54,13 +53,14 @@ public record DeliveryPolicy(Duration lease, int maxRetries) {
     }
 
     /**
-     * Returns a copy with another lease, validated like the constructor.
+     * Returns a copy with another lease, validated like the constructor (a null lease is an
+     * {@link IllegalArgumentException} naming {@code lease}).
      *
      * @param newLease the lease for the copy
      * @return a new policy
      */
     public DeliveryPolicy withLease(Duration newLease) {
-        return new DeliveryPolicy(Objects.requireNonNull(newLease, "lease"), maxRetries);
+        return new DeliveryPolicy(newLease, maxRetries);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.localqueue;
 
-import java.util.Objects;
 import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.core.util.Separators;
@@ -30,7 +29,8 @@ public final class JsonSerializer<T> implements Serializer<T> {
     }
 
     /**
-     * Maps JSON to and from a type (a record, a bean, a {@code String}…) with a default Jackson mapper.
+     * Maps JSON to and from a type (a record, a bean, a {@code String}…) with a default Jackson mapper; a null type
+     * is an {@link IllegalArgumentException} naming {@code type}.
      *
      * @param type the payload class
      * @param <T> the payload type
@@ -49,8 +49,12 @@ public final class JsonSerializer<T> implements Serializer<T> {
      * @return a serializer for that type
      */
     public static <T> JsonSerializer<T> of(Class<T> type, JsonMapper mapper) {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(mapper, "mapper");
+        if (type == null) {
+            throw new IllegalArgumentException("type must not be null");
+        }
+        if (mapper == null) {
+            throw new IllegalArgumentException("mapper must not be null");
+        }
         return new JsonSerializer<>(mapper, mapper.constructType(type));
     }
 

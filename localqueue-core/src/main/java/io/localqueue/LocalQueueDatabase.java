@@ -1,6 +1,7 @@
 package io.localqueue;
 
-import io.localqueue.internal.Database;
+import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,6 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     SimpleQueue<Invoice> invoices = SimpleQueue.builder(database, Invoice.class).name("invoices").build();
  * }
  * }</pre>
+ *
+ * @since 0.1.0
  */
 public final class LocalQueueDatabase implements AutoCloseable {
 
@@ -23,14 +26,22 @@ public final class LocalQueueDatabase implements AutoCloseable {
     public static final String DEFAULT_DIRECTORY = "./data";
 
     /** The file name inside the queue directory; the Python library uses the same one. */
-    public static final String FILE_NAME = Database.FILE_NAME;
+    public static final String FILE_NAME = SqliteQueueStore.FILE_NAME;
+
+    /**
+     * Queue names the event bus uses for its subscriptions start with this; {@link #queueNames()} lists them with the
+     * application's own queues.
+     */
+    public static final String BUS_QUEUE_PREFIX = "__bus__:";
 
     private final Path path;
+    private final Path file;
     private final Database database;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalQueueDatabase(Path path, Database database) {
+    private LocalQueueDatabase(Path path, Path file, Database database) {
         this.path = path;
+        this.file = file;
         this.database = database;
     }
 
@@ -46,7 +57,19 @@ public final class LocalQueueDatabase implements AutoCloseable {
         if (directory == null) {
             throw new IllegalArgumentException("directory must not be null");
         }
-        return new LocalQueueDatabase(directory, Database.acquire(directory));
+        Path canonical = SqliteQueueStore.prepareDirectory(directory);
+        return new LocalQueueDatabase(directory, canonical.resolve(FILE_NAME),
+                Database.acquire(canonical, SqliteQueueStore::open));
+    }
+
+    /**
+     * Opens (or joins) the database of a queue directory for a queue built on its own, without a handle.
+     *
+     * @param directory the queue directory
+     * @return a reference to close with the queue
+     */
+    static Database acquire(Path directory) {
+        return Database.acquire(SqliteQueueStore.prepareDirectory(directory), SqliteQueueStore::open);
     }
 
     /**
@@ -64,7 +87,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return the {@value #FILE_NAME} file
      */
     public Path file() {
-        return database.file();
+        return file;
     }
 
     /**
@@ -73,18 +96,16 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return the SQLite version
      */
     public String sqliteVersion() {
-        return database.sqliteVersion();
+        return database.store().engineVersion();
     }
 
     /**
      * Lists the names of the queues that hold at least one job in the file, in name order, reading only.
      *
-     * @return the queue names, including event-bus queues (named {@code __bus__:…})
+     * @return the queue names, including event-bus queues (named {@value #BUS_QUEUE_PREFIX}…)
      */
     public List<String> queueNames() {
-        if (closed.get()) {
-            throw new IllegalStateException("database handle for " + path + " is closed");
-        }
+        requireOpen();
         return database.queueNames();
     }
 
@@ -97,9 +118,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return the result; a damaged file gives {@code ok == false}, never an exception
      */
     public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
-        if (closed.get()) {
-            throw new IllegalStateException("database handle for " + path + " is closed");
-        }
+        requireOpen();
         return database.checkIntegrity(mode, maxErrors);
     }
 
@@ -123,14 +142,18 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     Database acquireShared() {
+        requireOpen();
+        return database.retain();
+    }
+
+    private void requireOpen() {
         if (closed.get()) {
             throw new IllegalStateException("database handle for " + path + " is closed");
         }
-        return database.retain();
     }
 
     @Override
     public String toString() {
-        return "LocalQueueDatabase[" + database.file() + "]";
+        return "LocalQueueDatabase[" + file + "]";
     }
 }

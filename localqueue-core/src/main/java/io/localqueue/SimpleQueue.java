@@ -1,13 +1,12 @@
 package io.localqueue;
 
-import io.localqueue.internal.ClaimedRow;
-import io.localqueue.internal.Database;
-import io.localqueue.internal.Durations;
-import io.localqueue.internal.Errors;
-import io.localqueue.internal.FailedRow;
-import io.localqueue.internal.NewJob;
-import io.localqueue.internal.QueueEngine;
-import io.localqueue.internal.Settlement;
+import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.engine.Durations;
+import io.localqueue.internal.engine.Errors;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.NewJob;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,10 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A durable job queue in a SQLite file that many threads and processes can share: jobs survive restarts, each
@@ -36,7 +32,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>This class is the queue's whole public surface, one documented method per operation, each a thin step to the
+ * engine beneath it; most of its length is that documentation.
+ *
  * @param <T> the payload type
+ * @since 0.1.0
  */
 public final class SimpleQueue<T> implements AutoCloseable {
 
@@ -44,7 +44,6 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public static final String DEFAULT_NAME = "default";
 
     private static final long FOREVER = Durations.FOREVER;
-    private static final Logger log = LoggerFactory.getLogger(SimpleQueue.class);
 
     private final QueueEngine engine;
     private final Database database;
@@ -215,7 +214,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Claims the oldest available job and starts its lease, waiting as long as it takes for one.
+     * Claims the oldest available job and starts its lease, waiting as long as it takes for one; a job whose payload
+     * the serializer cannot decode becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call
+     * throws {@link LocalQueueException} naming it.
      *
      * @return the job
      */
@@ -224,7 +225,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Claims the oldest available job, waiting at most {@code timeout}; reclaims expired leases on the way.
+     * Claims the oldest available job, waiting at most {@code timeout}; reclaims expired leases on the way. A job
+     * whose payload cannot be decoded becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call
+     * throws {@link LocalQueueException} naming it.
      *
      * @param timeout how long to wait; {@code Duration.ZERO} behaves like {@link #getNowait()}
      * @return the job
@@ -235,7 +238,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Claims the oldest available job in a single attempt that never waits for another writer's lock.
+     * Claims the oldest available job in a single attempt that never waits for another writer's lock. A job whose
+     * payload cannot be decoded becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call throws
+     * {@link LocalQueueException} naming it.
      *
      * @return the job
      * @throws QueueEmptyException when no job is available, or the database is momentarily locked
@@ -526,47 +531,19 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SimpleQueue[name=" + name + ", file=" + database.file() + "]";
+        return "SimpleQueue[name=" + name + ", file=" + database.store().location() + "]";
+    }
+
+    /** Returns the engine beneath, for the worker. */
+    QueueEngine engine() {
+        return engine;
     }
 
     /**
-     * Claims up to {@code limit} jobs in one transaction for a worker, in claim order; empty when the timeout passes
-     * or {@code cancelled} turns true. A job whose payload cannot be decoded is dead-lettered and left out.
+     * Decodes a claimed row into a job; a payload the serializer cannot decode makes the row a dead letter
+     * ({@link FailureReason#INVALID_PAYLOAD}) and throws {@link LocalQueueException} naming it.
      */
-    List<Job<T>> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
-        List<ClaimedRow> rows = engine.claim(timeoutNanos, limit, cancelled);
-        List<Job<T>> jobs = new ArrayList<>(rows.size());
-        for (ClaimedRow row : rows) {
-            try {
-                jobs.add(toJob(row));
-            } catch (LocalQueueException undecodable) {
-                log.error("Skipping a job of queue '{}' that cannot be decoded", name, undecodable);
-            }
-        }
-        return jobs;
-    }
-
-    /** Settles many deliveries in one transaction, each under its own fence. */
-    List<Settlement.Result> settle(List<Settlement> settlements) {
-        return engine.settle(settlements);
-    }
-
-    /** Hands back a claimed job that no handler started, without counting the delivery. */
-    boolean release(Job<T> job) {
-        return engine.release(job.id(), job.receipt());
-    }
-
-    /** Returns the time on this queue's clock, epoch milliseconds. */
-    long now() {
-        return engine.clock().millis();
-    }
-
-    /** Wakes this JVM's threads waiting to claim from this queue, so they re-check their cancellation. */
-    void wakeWaiters() {
-        engine.wakeWaiters();
-    }
-
-    private Job<T> toJob(ClaimedRow row) {
+    Job<T> toJob(ClaimedRow row) {
         T data;
         try {
             data = serializer.deserialize(row.payload());
@@ -711,7 +688,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
          */
         public SimpleQueue<T> build() {
             Objects.requireNonNull(path);
-            Database database = shared != null ? shared.acquireShared() : Database.acquire(path);
+            Database database = shared != null ? shared.acquireShared() : LocalQueueDatabase.acquire(path);
             return new SimpleQueue<>(this, database);
         }
     }

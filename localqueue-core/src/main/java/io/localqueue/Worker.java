@@ -1,14 +1,21 @@
 package io.localqueue;
 
-import io.localqueue.internal.Durations;
-import io.localqueue.internal.Errors;
-import io.localqueue.internal.Settlement;
+import io.localqueue.internal.engine.ClaimFeed;
+import io.localqueue.internal.engine.Durations;
+import io.localqueue.internal.engine.Errors;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.Settlement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -37,7 +44,11 @@ import org.slf4j.LoggerFactory;
  * worker.stop();
  * }</pre>
  *
+ * <p>Claims, settlement and lease renewal live in the engine beneath; this class holds the worker's lifecycle, its
+ * handler threads and the rules that turn a handler's result into an outcome, and its builder's documentation.
+ *
  * @param <T> the payload type
+ * @since 0.1.0
  */
 public final class Worker<T> implements AutoCloseable {
 
@@ -49,11 +60,27 @@ public final class Worker<T> implements AutoCloseable {
     /** How long {@code stop()} lets running handlers finish, unless configured. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * How many handlers run at once, unless configured.
+     *
+     * @since 0.1.0
+     */
+    public static final int DEFAULT_CONCURRENCY = 1;
+
+    /**
+     * How many heartbeats fit in one lease where heartbeats are on by default (Spring's listeners): the interval is
+     * the lease divided by this, see {@link #defaultHeartbeatInterval(Duration)}.
+     *
+     * @since 0.1.0
+     */
+    public static final int HEARTBEATS_PER_LEASE = 3;
+
     private static final long ERROR_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private enum State { NEW, RUNNING, STOPPING, STOPPED }
 
     private final SimpleQueue<T> queue;
+    private final QueueEngine engine;
     private final JobHandler<T> handler;
     private final List<Class<? extends Throwable>> permanentErrors;
     private final @Nullable Duration heartbeatInterval;
@@ -62,21 +89,24 @@ public final class Worker<T> implements AutoCloseable {
     private final Duration shutdownTimeout;
     private final WorkerObserver observer;
     private final String name;
+    private final @Nullable Executor executor;
     private final Object lifecycle = new Object();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final CountDownLatch pollersStopped;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger livePollers = new AtomicInteger();
+    private final Set<Thread> pollerThreads = ConcurrentHashMap.newKeySet();
     private final AtomicReference<@Nullable Throwable> fatal = new AtomicReference<>();
+    private final ClaimFeed feed;
     private volatile State state = State.NEW;
     /** Set when a stop gave up waiting and interrupted the handlers still running. */
     private volatile boolean abandoned;
-    private final JobFeed<T> feed;
-    private final Settler<T> settler;
-    private @Nullable ExecutorService pollers;
+    private @Nullable ExecutorService ownThreads;
     private @Nullable ScheduledExecutorService heartbeats;
 
     private Worker(Builder<T> builder) {
         this.queue = builder.queue;
+        this.engine = queue.engine();
         this.handler = builder.handler;
         this.permanentErrors = List.copyOf(builder.permanentErrors);
         this.heartbeatInterval = builder.heartbeatInterval;
@@ -85,8 +115,10 @@ public final class Worker<T> implements AutoCloseable {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.observer = builder.observer;
         this.name = builder.name != null ? builder.name : queue.name();
-        this.feed = new JobFeed<>(queue, concurrency, pollNanos, () -> state != State.RUNNING);
-        this.settler = new Settler<>(queue, this.name, this::report);
+        this.executor = builder.executor;
+        this.pollersStopped = new CountDownLatch(concurrency);
+        this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
+                () -> state != State.RUNNING);
     }
 
     /**
@@ -105,6 +137,21 @@ public final class Worker<T> implements AutoCloseable {
             throw new IllegalArgumentException("handler must not be null");
         }
         return new Builder<>(queue, handler);
+    }
+
+    /**
+     * Returns the heartbeat interval used where heartbeats are on by default: a third of the lease
+     * ({@value #HEARTBEATS_PER_LEASE} heartbeats per lease); zero for a lease under three nanoseconds.
+     *
+     * @param lease the queue's lease
+     * @return the interval
+     * @since 0.1.0
+     */
+    public static Duration defaultHeartbeatInterval(Duration lease) {
+        if (lease == null) {
+            throw new IllegalArgumentException("lease must not be null");
+        }
+        return lease.dividedBy(HEARTBEATS_PER_LEASE);
     }
 
     /**
@@ -130,27 +177,40 @@ public final class Worker<T> implements AutoCloseable {
     /**
      * Starts working the queue on background threads and returns at once.
      *
-     * @throws IllegalStateException when the worker was already started
+     * @throws IllegalStateException when the worker was already started, or its executor refused a thread
      */
     public void start() {
         synchronized (lifecycle) {
             if (state != State.NEW) {
                 throw new IllegalStateException("worker for queue '" + name + "' was already started");
             }
-            ExecutorService threads = Executors.newFixedThreadPool(concurrency,
-                    threadFactory("localqueue-worker-" + name + "-"));
-            pollers = threads;
+            Executor threads = executor;
+            if (threads == null) {
+                ExecutorService own = Executors.newFixedThreadPool(concurrency,
+                        threadFactory("localqueue-worker-" + name + "-"));
+                ownThreads = own;
+                threads = own;
+            }
             livePollers.set(concurrency);
             state = State.RUNNING;
-            settler.start();
             for (int i = 0; i < concurrency; i++) {
-                threads.execute(this::pollLoop);
+                try {
+                    threads.execute(this::pollLoop);
+                } catch (RejectedExecutionException refused) {
+                    state = State.STOPPING;
+                    for (int unstarted = i; unstarted < concurrency; unstarted++) {
+                        pollerLeft();
+                    }
+                    throw new IllegalStateException("the executor of worker '" + name + "' refused to run "
+                            + (concurrency - i) + " of its " + concurrency + " threads", refused);
+                }
             }
         }
     }
 
     /**
-     * Claims and handles one job on the calling thread, without waiting for one.
+     * Claims and handles one job on the calling thread, without waiting for one; its outcome is recorded before
+     * this returns.
      *
      * @return false when no job was available
      */
@@ -162,6 +222,7 @@ public final class Worker<T> implements AutoCloseable {
             return false;
         }
         process(job);
+        engine.flushSettlements();
         return true;
     }
 
@@ -184,44 +245,36 @@ public final class Worker<T> implements AutoCloseable {
      */
     public boolean stop(Duration timeout) {
         long timeoutNanos = Durations.timeoutNanos(timeout, "timeout");
-        ExecutorService threads;
         synchronized (lifecycle) {
             if (state == State.NEW) {
                 state = State.STOPPED;
-                shutdownHeartbeats();
+                for (int never = 0; never < concurrency; never++) {
+                    pollersStopped.countDown(); // no poller will ever run
+                }
+                shutdownThreads();
                 terminated.countDown();
                 return true;
             }
             if (state == State.RUNNING) {
                 state = State.STOPPING;
             }
-            threads = pollers;
         }
-        queue.wakeWaiters();
+        engine.wakeWaiters();
         feed.wake();
-        boolean finished = true;
-        if (threads != null) {
-            threads.shutdown();
-            try {
-                finished = threads.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                finished = false;
-            }
-            if (!finished) {
-                abandoned = true;
-                log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay leased "
-                        + "and will be delivered again when the leases expire", name, queue.name(), active.get());
-                threads.shutdownNow();
-            }
+        boolean finished;
+        try {
+            finished = pollersStopped.await(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            finished = false;
         }
-        settler.drainAndStop();
-        feed.releaseAll();
-        synchronized (lifecycle) {
-            state = State.STOPPED;
-            shutdownHeartbeats();
+        if (!finished) {
+            abandoned = true;
+            log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay leased "
+                    + "and will be delivered again when the leases expire", name, queue.name(), active.get());
+            pollerThreads.forEach(Thread::interrupt);
         }
-        terminated.countDown();
+        wrapUp();
         return finished;
     }
 
@@ -261,11 +314,13 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     private void pollLoop() {
+        Thread current = Thread.currentThread();
+        pollerThreads.add(current);
         try {
             while (state == State.RUNNING) {
-                Job<T> job;
+                ClaimedRow row;
                 try {
-                    job = feed.next();
+                    row = feed.next();
                 } catch (QueueClosedException closed) {
                     log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
                     return;
@@ -274,8 +329,8 @@ public final class Worker<T> implements AutoCloseable {
                     pause();
                     continue;
                 }
-                if (job != null) {
-                    process(job);
+                if (row != null) {
+                    handle(row);
                 }
             }
         } catch (Error error) {
@@ -286,32 +341,49 @@ public final class Worker<T> implements AutoCloseable {
                     state = State.STOPPING;
                 }
             }
-            queue.wakeWaiters();
+            engine.wakeWaiters();
         } finally {
-            if (livePollers.decrementAndGet() == 0) {
-                finish();
-            }
+            pollerThreads.remove(current);
+            Thread.interrupted();
+            pollerLeft();
         }
     }
 
-    /** The last poller has left, on its own (queue closed, fatal error) or after a stop: the worker is over. */
-    private void finish() {
+    /** One poller has left; the last one, leaving on its own (queue closed, fatal error), ends the worker. */
+    private void pollerLeft() {
+        pollersStopped.countDown();
+        if (livePollers.decrementAndGet() == 0) {
+            wrapUp();
+        }
+    }
+
+    /** Records every outcome still pending, hands jobs in hand back and marks the worker stopped. */
+    private void wrapUp() {
         synchronized (lifecycle) {
             if (state != State.STOPPED) {
-                settler.drainAndStop();
+                engine.flushSettlements();
                 feed.releaseAll();
                 state = State.STOPPED;
-                shutdownHeartbeats();
-                ExecutorService threads = pollers;
-                if (threads != null) {
-                    threads.shutdown();
-                }
+                shutdownThreads();
                 terminated.countDown();
             }
         }
     }
 
-    /** Runs the handler, then settles the job on the settler thread (or, without one, on this thread). */
+    private void handle(ClaimedRow row) {
+        Job<T> job;
+        try {
+            job = queue.toJob(row);
+        } catch (QueueClosedException closed) {
+            throw closed;
+        } catch (LocalQueueException undecodable) {
+            log.error("Skipping a job of queue '{}' that cannot be decoded", queue.name(), undecodable);
+            return;
+        }
+        process(job);
+    }
+
+    /** Runs the handler, then hands its outcome to the engine, which reports it once committed. */
     private void process(Job<T> job) {
         active.incrementAndGet();
         Delivery<T> delivery = new Delivery<>(job);
@@ -330,65 +402,70 @@ public final class Worker<T> implements AutoCloseable {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         feed.handled(took);
-        Throwable thrown = error;
         if (delivery.leaseLost) {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
                     job.id(), queue.name());
-            finished(job, JobOutcome.DISCARDED, took, thrown);
-        } else if (thrown != null && abandoned) {
+            finished(job, JobOutcome.DISCARDED, took, error);
+        } else if (error != null && abandoned) {
             // The stop interrupted this handler: its failure is the stop's doing, not the job's. The job stays
             // leased and is delivered again after its lease, without spending a delivery on the interruption.
             log.warn("Job {} in queue '{}' was interrupted by the worker stopping; it will be delivered again after "
                     + "its lease", job.id(), queue.name());
-            finished(job, JobOutcome.DISCARDED, took, thrown);
+            finished(job, JobOutcome.DISCARDED, took, error);
         } else {
-            settler.submit(new Settler.Pending<>(job, settlementOf(job, thrown), took, thrown));
+            settle(job, error, took);
         }
-        if (thrown instanceof VirtualMachineError vmError) {
+        if (error instanceof VirtualMachineError vmError) {
             throw vmError;
         }
     }
 
-    private Settlement settlementOf(Job<T> job, @Nullable Throwable error) {
-        if (error == null) {
-            return new Settlement(job.id(), job.receipt(), Settlement.Kind.ACK, null, null);
+    /** Acknowledges, retries or dead-letters the job by its handler's result, without waiting for the commit. */
+    private void settle(Job<T> job, @Nullable Throwable error, Duration took) {
+        Settlement.Kind kind = Settlement.Kind.ACK;
+        String lastError = null;
+        FailureReason reason = null;
+        if (error != null) {
+            lastError = Errors.describe(error);
+            if (isPermanent(error)) {
+                kind = Settlement.Kind.DEAD_LETTER;
+                reason = FailureReason.PERMANENT_HANDLER_ERROR;
+            } else {
+                kind = Settlement.Kind.RETRY;
+                reason = FailureReason.RETRIES_EXHAUSTED;
+            }
         }
-        String lastError = Errors.describe(error);
-        return isPermanent(error)
-                ? new Settlement(job.id(), job.receipt(), Settlement.Kind.DEAD_LETTER, lastError,
-                        FailureReason.PERMANENT_HANDLER_ERROR)
-                : new Settlement(job.id(), job.receipt(), Settlement.Kind.RETRY, lastError, null);
+        Settlement.Kind settled = kind;
+        String described = lastError;
+        try {
+            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason,
+                    (outcome, failure) -> report(job, settled, described, outcome, failure, took, error));
+        } catch (QueueClosedException closed) {
+            report(job, kind, lastError, null, closed, took, error);
+        }
     }
 
-    /** Reports a committed settlement: logs what deserves it and tells the observer. */
-    private void report(Settler.Pending<T> pending, Settlement.Result result) {
-        Job<T> job = pending.job();
-        Throwable error = pending.error();
+    /** Reports a settlement once its transaction ended: logs what deserves it and tells the observer. */
+    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,
+                        @Nullable RuntimeException failure, Duration took, @Nullable Throwable error) {
         String queueName = queue.name();
-        JobOutcome outcome = switch (result) {
-            case ACKED -> JobOutcome.ACKED;
-            case RETRIED -> {
-                log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
-                        job.attempts() + 1, pending.settlement().lastError());
-                yield JobOutcome.RETRIED;
-            }
-            case DEAD_LETTERED -> {
-                if (pending.settlement().kind() == Settlement.Kind.DEAD_LETTER) {
-                    log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName,
-                            error);
-                } else {
-                    log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
-                            job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
-                }
-                yield JobOutcome.DEAD_LETTERED;
-            }
-            case LEASE_LOST -> {
-                log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
-                        + "discarded and the job will be delivered again", job.id(), queueName);
-                yield JobOutcome.DISCARDED;
-            }
-        };
-        finished(job, outcome, pending.handlerTime(), error);
+        JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
+        if (failure != null) {
+            log.error("Recording the result of job {} of queue '{}' failed; it will be delivered again after its "
+                    + "lease", job.id(), queueName, failure);
+        } else if (outcome == JobOutcome.RETRIED) {
+            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
+                    job.attempts() + 1, lastError);
+        } else if (outcome == JobOutcome.DEAD_LETTERED && kind == Settlement.Kind.DEAD_LETTER) {
+            log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
+        } else if (outcome == JobOutcome.DEAD_LETTERED) {
+            log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
+                    job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
+        } else if (outcome == JobOutcome.DISCARDED) {
+            log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
+                    + "discarded and the job will be delivered again", job.id(), queueName);
+        }
+        finished(job, outcome, took, error);
     }
 
     private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
@@ -448,10 +525,15 @@ public final class Worker<T> implements AutoCloseable {
         }
     }
 
-    private void shutdownHeartbeats() {
+    /** Stops the heartbeats and the threads this worker made itself; an executor it was given stays as it is. */
+    private void shutdownThreads() {
         ScheduledExecutorService scheduler = heartbeats;
         if (scheduler != null) {
             scheduler.shutdownNow();
+        }
+        ExecutorService own = ownThreads;
+        if (own != null) {
+            own.shutdown();
         }
     }
 
@@ -510,10 +592,11 @@ public final class Worker<T> implements AutoCloseable {
         private final List<Class<? extends Throwable>> permanentErrors = new ArrayList<>();
         private @Nullable Duration heartbeatInterval;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-        private int concurrency = 1;
+        private int concurrency = DEFAULT_CONCURRENCY;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private WorkerObserver observer = WorkerObserver.NONE;
         private @Nullable String name;
+        private @Nullable Executor executor;
 
         private Builder(SimpleQueue<T> queue, JobHandler<T> handler) {
             this.queue = queue;
@@ -621,6 +704,24 @@ public final class Worker<T> implements AutoCloseable {
                 throw new IllegalArgumentException("name must not be blank");
             }
             this.name = name;
+            return this;
+        }
+
+        /**
+         * Runs the worker's threads on {@code executor} instead of threads of its own, for example virtual threads;
+         * the executor must run {@code concurrency} long-lived tasks at once (a thread-per-task executor does, a
+         * bounded pool smaller than that starves the worker), and the worker never shuts it down. Default: a fixed
+         * pool of daemon threads named after the worker.
+         *
+         * @param executor the executor
+         * @return this builder
+         * @since 0.1.0
+         */
+        public Builder<T> executor(Executor executor) {
+            if (executor == null) {
+                throw new IllegalArgumentException("executor must not be null");
+            }
+            this.executor = executor;
             return this;
         }
 

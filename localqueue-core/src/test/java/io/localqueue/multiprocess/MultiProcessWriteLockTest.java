@@ -12,14 +12,16 @@ import static io.localqueue.multiprocess.QueueChild.RELEASED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import io.localqueue.DurabilityMode;
-import io.localqueue.internal.Database;
-import io.localqueue.internal.WriteLockBusyException;
+import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -106,11 +108,12 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             queue.put("first");
             ChildProcess holder = holdWritersLine();
-            Database database = Database.acquire(dir);
+            Database database = Database.acquire(SqliteQueueStore.prepareDirectory(dir), SqliteQueueStore::open);
             try {
-                assertThatThrownBy(() -> database.write(DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300),
-                        () -> { }, jdbc -> jdbc.update("DELETE FROM messages")))
-                        .isInstanceOf(WriteLockBusyException.class)
+                assertThatThrownBy(() -> database.store().write(
+                        WriteOptions.within(DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300)), () -> { },
+                        writes -> writes.claim("default", System.currentTimeMillis(), Long.MAX_VALUE, 10, true)))
+                        .isInstanceOf(DatabaseBusyException.class)
                         .hasMessageContaining("writers' line");
                 assertThat(Thread.currentThread().isInterrupted()).as("the ended wait leaves no interrupt").isFalse();
             } finally {

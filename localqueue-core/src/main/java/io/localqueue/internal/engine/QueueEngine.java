@@ -1,0 +1,503 @@
+package io.localqueue.internal.engine;
+
+import io.localqueue.BackupResult;
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.FailureReason;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.JobNotFoundException;
+import io.localqueue.JobOutcome;
+import io.localqueue.LeaseExpiredException;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueClosedException;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueEmptyException;
+import io.localqueue.QueueFullException;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.store.Backoff;
+import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.QueueProfile;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One logical queue over a shared {@link Database}, working in bytes: claims that wait, enqueue with backpressure,
+ * fenced settlements through the database's {@link GroupCommit}, lease reclaim and maintenance. Each operation is one
+ * transition of the {@link QueueStore}; the typed public facades sit on top.
+ */
+public final class QueueEngine {
+
+    /** Pauses of a claim that lost the write lock: short, since a read decides whether to try again. */
+    private static final long CLAIM_FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long CLAIM_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final Database database;
+    private final QueueStore store;
+    private final GroupCommit groupCommit;
+    private final Wakeups wakeups;
+    private final String queue;
+    private final DeliveryPolicy delivery;
+    private final DurabilityMode durability;
+    private final long maxPendingJobs;
+    private final Clock clock;
+    private final Runnable ensureOpen = this::ensureOpen;
+    private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
+    private volatile boolean closed;
+    /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
+    private volatile boolean lastClaimFound;
+
+    /**
+     * Creates the engine; the caller keeps ownership of the database reference.
+     *
+     * @param database the shared database
+     * @param queue the queue name
+     * @param delivery the lease and retry budget of new jobs and claims
+     * @param durability how this queue's commits reach the disk
+     * @param maxPendingJobs the pending-job limit, or 0 for none
+     * @param clock stamps rows and decides lease expiry
+     */
+    public QueueEngine(Database database, String queue, DeliveryPolicy delivery, DurabilityMode durability,
+                       long maxPendingJobs, Clock clock) {
+        this.database = database;
+        this.store = database.store();
+        this.groupCommit = database.groupCommit();
+        this.wakeups = store.wakeups();
+        this.queue = queue;
+        this.delivery = delivery;
+        this.durability = durability;
+        this.maxPendingJobs = maxPendingJobs;
+        this.clock = clock;
+    }
+
+    /**
+     * Returns the time on this queue's clock.
+     *
+     * @return epoch milliseconds
+     */
+    public long now() {
+        return clock.millis();
+    }
+
+    /**
+     * Inserts all jobs in one transaction, waiting up to {@code timeoutNanos} for room when a limit is set.
+     *
+     * @param jobs the jobs in input order
+     * @param timeoutNanos how long to wait for room
+     * @return the ids in input order
+     * @throws QueueFullException when there is no room before the timeout, or at once when the batch can never fit
+     */
+    public List<Long> putMany(List<NewJob> jobs, long timeoutNanos) {
+        if (jobs.isEmpty()) {
+            ensureOpen();
+            return List.of();
+        }
+        Deadline deadline = Deadline.after(timeoutNanos);
+        while (true) {
+            long seen = wakeups.version(queue);
+            Enqueued outcome = store.write(WriteOptions.standard(durability), ensureOpen,
+                    writes -> writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs));
+            List<Long> ids = outcome.ids();
+            if (ids != null) {
+                wakeWaiters();
+                return ids;
+            }
+            if (outcome.impossible()) {
+                throw new QueueFullException("queue '" + queue + "' is full: the batch adds " + outcome.newRows()
+                        + " jobs but maxPendingJobs is " + maxPendingJobs);
+            }
+            if (!awaitChange(seen, deadline, Long.MAX_VALUE)) {
+                throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
+            }
+        }
+    }
+
+    /**
+     * Claims the first due job, waiting up to {@code timeoutNanos} for one; zero makes one attempt that never waits
+     * for another writer's lock.
+     *
+     * @param timeoutNanos how long to wait
+     * @return the leased row
+     * @throws QueueEmptyException when no job could be claimed in time
+     */
+    public ClaimedRow claim(long timeoutNanos) {
+        List<ClaimedRow> rows = claim(timeoutNanos, 1, () -> false);
+        if (rows.isEmpty()) {
+            throw new QueueEmptyException("queue '" + queue + "' is empty");
+        }
+        return rows.get(0);
+    }
+
+    /**
+     * Claims up to {@code limit} due jobs in one transaction, in claim order, waiting up to {@code timeoutNanos} for
+     * at least one; returns an empty list when the timeout passes or {@code cancelled} turns true, and
+     * {@link #wakeWaiters()} makes a waiting call look at it at once.
+     *
+     * @param timeoutNanos how long to wait; zero makes one attempt that never waits for another writer's lock
+     * @param limit how many jobs at most
+     * @param cancelled ends the wait when it turns true
+     * @return the leased rows in claim order, possibly none
+     */
+    public List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
+        boolean nowait = timeoutNanos == 0;
+        Deadline deadline = Deadline.after(timeoutNanos);
+        Backoff contention = new Backoff(CLAIM_FIRST_PAUSE_NANOS, CLAIM_MAX_PAUSE_NANOS,
+                WriteOptions.WRITE_BUDGET_NANOS);
+        while (!cancelled.getAsBoolean()) {
+            ensureOpen();
+            long seen = wakeups.version(queue);
+            if (lastClaimFound) {
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            long now = clock.millis();
+            ClaimProbe probe = store.probe(queue);
+            if (probe.claimable(now)) {
+                leaseExpiry.forget();
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            if (nowait || !awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
+                return List.of();
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * Makes one claim attempt. When another connection holds the write lock it returns null after a short pause,
+     * so the caller looks (with a read) whether the job is still there before trying again: consumers racing for
+     * one new job then stop at the read instead of queueing for the lock only to find nothing.
+     */
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
+        ClaimBatch claim;
+        try {
+            WriteOptions options = nowait ? WriteOptions.nowait(durability) : WriteOptions.onceInLine(durability);
+            claim = store.write(options, ensureOpen, writes -> {
+                long now = clock.millis();
+                boolean lookForExpired = leaseExpiry.due(now);
+                ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, delivery.lease().toMillis(),
+                        "lease"), limit, lookForExpired);
+                if (lookForExpired) {
+                    leaseExpiry.looked(now, done.reclaimed() > 0);
+                }
+                return done;
+            });
+        } catch (DatabaseBusyException busy) {
+            if (nowait) {
+                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
+                        busy);
+            }
+            contention.pause(store.location(), busy);
+            return null;
+        }
+        contention.reset();
+        if (claim.reclaimed() > 0) {
+            wakeWaiters();
+        }
+        lastClaimFound = !claim.rows().isEmpty();
+        return claim.rows();
+    }
+
+    /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
+    public void wakeWaiters() {
+        wakeups.signal(queue);
+    }
+
+    /**
+     * Acknowledges a delivery, returning once the acknowledgement committed.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @throws LeaseExpiredException when the lease is gone
+     */
+    public void ack(long id, String receipt) {
+        settle(Settlement.ack(queue, id, receipt, now()), id);
+    }
+
+    /**
+     * Returns a delivery to the queue after {@code delayMillis}, or makes it a dead letter when its budget is spent.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param delayMillis how long the job stays invisible
+     * @param lastError the diagnostic kept with the job, or null
+     * @param exhaustedReason the reason stored when the budget is spent
+     * @return true when the job became a dead letter
+     * @throws LeaseExpiredException when the lease is gone
+     */
+    public boolean nack(long id, String receipt, long delayMillis, @Nullable String lastError,
+                        FailureReason exhaustedReason) {
+        long now = now();
+        Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
+        return settle(Settlement.retry(queue, id, receipt, now, availableAt, lastError, exhaustedReason), id)
+                == JobOutcome.DEAD_LETTERED;
+    }
+
+    /**
+     * Makes a delivery a dead letter with the given reason.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param lastError the diagnostic, or null
+     * @param reason why
+     * @param category the failure category, or null
+     * @throws LeaseExpiredException when the lease is gone
+     */
+    public void fail(long id, String receipt, @Nullable String lastError, FailureReason reason,
+                     @Nullable String category) {
+        settle(Settlement.deadLetter(queue, id, receipt, now(), lastError, reason, category), id);
+    }
+
+    /**
+     * Hands a worker's settlement over without waiting for its commit; {@code done} hears the outcome afterwards, on
+     * another thread.
+     *
+     * @param kind the transition; {@link Settlement.Kind#RETRY} keeps the job's place in line
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param lastError the diagnostic of a retry or dead letter, or null
+     * @param reason why a dead letter failed, or null
+     * @param done told the outcome, or the failure of its transaction
+     */
+    public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
+                            @Nullable FailureReason reason, Settled done) {
+        ensureOpen();
+        Settlement settlement = new Settlement(queue, id, receipt, kind, now(), null, lastError, reason, null);
+        groupCommit.settleLater(settlement, durability, (outcome, failure) -> {
+            if (outcome != null && outcome != JobOutcome.DISCARDED) {
+                wakeWaiters();
+            }
+            done.settled(outcome, failure);
+        });
+    }
+
+    /** Commits every settlement handed over without waiting so far; their outcomes have been reported afterwards. */
+    public void flushSettlements() {
+        groupCommit.flush();
+    }
+
+    /**
+     * Hands back a delivery no handler started, without counting it as a delivery.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @return false when its lease was already gone
+     */
+    public boolean release(long id, String receipt) {
+        ensureOpen();
+        JobOutcome outcome = groupCommit.settle(Settlement.release(queue, id, receipt, now()), durability);
+        if (outcome == JobOutcome.DISCARDED) {
+            return false;
+        }
+        wakeWaiters();
+        return true;
+    }
+
+    /**
+     * Renews a lease to now plus {@code leaseMillis}.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param leaseMillis the new lease length, already validated
+     * @return the new expiry, epoch milliseconds
+     * @throws LeaseExpiredException when the lease is gone
+     */
+    public long extendLease(long id, String receipt, long leaseMillis) {
+        ensureOpen();
+        long now = now();
+        long leaseUntil = Durations.addToTimestamp(now, leaseMillis, "duration");
+        requireLease(groupCommit.renew(new Renewal(queue, id, receipt, now, leaseUntil), durability), id);
+        return leaseUntil;
+    }
+
+    /**
+     * Moves expired leases back to ready, or to failed when exhausted.
+     *
+     * @return how many moved
+     */
+    public int reclaimExpiredLeases() {
+        int moved = store.write(WriteOptions.standard(durability), ensureOpen,
+                writes -> writes.reclaimExpired(queue, clock.millis()));
+        if (moved > 0) {
+            wakeWaiters();
+        }
+        return moved;
+    }
+
+    /**
+     * Counts rows by state.
+     *
+     * @return the counts
+     */
+    public QueueStats stats() {
+        ensureOpen();
+        return store.stats(queue);
+    }
+
+    /**
+     * Lists dead letters by id.
+     *
+     * @param limit how many at most
+     * @param offset how many to skip
+     * @return the rows
+     */
+    public List<FailedRow> listFailed(int limit, int offset) {
+        ensureOpen();
+        return store.listFailed(queue, limit, offset);
+    }
+
+    /**
+     * Moves one dead letter back to ready with a fresh budget.
+     *
+     * @param id the dead letter's id
+     * @throws JobNotFoundException when it is not a dead letter of this queue
+     * @throws QueueFullException when the queue is at its limit
+     */
+    public void retryFailed(long id) {
+        DeadLetterRetry retry = store.write(WriteOptions.standard(durability), ensureOpen,
+                writes -> writes.retryFailed(queue, id, clock.millis(), maxPendingJobs));
+        switch (retry) {
+            case NOT_A_DEAD_LETTER ->
+                    throw new JobNotFoundException("job " + id + " is not a dead letter of queue '" + queue + "'");
+            case QUEUE_FULL ->
+                    throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
+            case RETRIED -> wakeWaiters();
+        }
+    }
+
+    /**
+     * Deletes acked (and optionally failed) rows last changed before now minus {@code olderThanMillis}.
+     *
+     * @param olderThanMillis the minimum age
+     * @param includeFailed whether dead letters go too
+     * @return how many rows were deleted
+     */
+    public int purge(long olderThanMillis, boolean includeFailed) {
+        return store.write(WriteOptions.standard(durability), ensureOpen,
+                writes -> writes.purge(queue, clock.millis() - olderThanMillis, includeFailed));
+    }
+
+    /**
+     * Takes the diagnostics snapshot of this queue, reading only.
+     *
+     * @param serializerIdentity the payload format of the queue object asking
+     * @return the snapshot
+     */
+    public QueueDiagnostics diagnostics(String serializerIdentity) {
+        ensureOpen();
+        return store.diagnostics(new QueueProfile(queue, serializerIdentity, delivery, durability, maxPendingJobs),
+                clock);
+    }
+
+    /**
+     * Checks the whole database; a damaged or unreadable one gives a failed result, not an exception.
+     *
+     * @param mode how thoroughly
+     * @param maxErrors how many findings at most, 1 to {@value Database#MAX_INTEGRITY_ERRORS}
+     * @return the result
+     */
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        ensureOpen();
+        IntegrityCheckResult result = database.checkIntegrity(mode, maxErrors);
+        ensureOpen();
+        return result;
+    }
+
+    /**
+     * Copies the whole database, online, into a new directory and verifies the copy.
+     *
+     * @param destination a directory that must not exist yet
+     * @return what was copied
+     */
+    public BackupResult backup(Path destination) {
+        ensureOpen();
+        return store.backup(destination);
+    }
+
+    /** Gives the database's free pages back to the filesystem. */
+    public void vacuum() {
+        ensureOpen();
+        store.vacuum(ensureOpen);
+    }
+
+    /** Marks the queue closed and wakes its waiters, which then throw {@link QueueClosedException}. */
+    public void close() {
+        closed = true;
+        wakeWaiters();
+    }
+
+    /**
+     * Throws {@link QueueClosedException} after {@link #close()}.
+     *
+     * @throws QueueClosedException when closed
+     */
+    public void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException("queue '" + queue + "' is closed");
+        }
+    }
+
+    private JobOutcome settle(Settlement settlement, long id) {
+        ensureOpen();
+        JobOutcome outcome = groupCommit.settle(settlement, durability);
+        requireLease(outcome != JobOutcome.DISCARDED, id);
+        wakeWaiters();
+        return outcome;
+    }
+
+    private void requireLease(boolean matched, long id) {
+        if (!matched) {
+            throw new LeaseExpiredException("lease has expired: job " + id + " of queue '" + queue
+                    + "' is no longer held under this receipt");
+        }
+    }
+
+    /**
+     * Waits for a change to this queue, for at most {@code maxWaitMillis} and never past the deadline.
+     *
+     * @return false when the deadline had already passed, so the caller should give up
+     */
+    private boolean awaitChange(long seenVersion, Deadline deadline, long maxWaitMillis) {
+        long remaining = deadline.remainingNanos();
+        if (remaining == 0) {
+            return false;
+        }
+        long wait = maxWaitMillis >= TimeUnit.NANOSECONDS.toMillis(Long.MAX_VALUE)
+                ? remaining : Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(maxWaitMillis) + 1);
+        try {
+            wakeups.await(queue, seenVersion, wait);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new LocalQueueException("interrupted while waiting on queue '" + queue + "'", interrupted);
+        }
+        ensureOpen();
+        return true;
+    }
+}

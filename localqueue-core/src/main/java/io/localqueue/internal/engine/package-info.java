@@ -1,0 +1,12 @@
+/**
+ * Not API: the engine. {@link io.localqueue.internal.engine.QueueEngine} is one queue in bytes: claims that wait,
+ * enqueues that wait for room, fenced settlements, lease reclaim and maintenance, each a transition of the
+ * {@link io.localqueue.internal.store.QueueStore store}. {@link io.localqueue.internal.engine.Database} shares one
+ * store per database in this JVM; {@link io.localqueue.internal.engine.GroupCommit} folds the settlements that
+ * threads submit at the same moment into one transaction; {@link io.localqueue.internal.engine.ClaimFeed} hands a
+ * worker's threads the jobs of batched claims.
+ */
+@NullMarked
+package io.localqueue.internal.engine;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,214 @@
+package io.localqueue.internal.sqlite;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One SQLite connection and the statements prepared on it. SQLite parses and plans a statement on every prepare,
+ * and the queue's statements are few and run constantly, so each is prepared once, the first time it runs on this
+ * connection, and kept until the connection closes. Between uses a statement is reset and its parameter values
+ * dropped, but {@code clearParameters()} is never called: its {@code sqlite3_clear_bindings} marks a statement
+ * whose plan looked at a parameter as expired, so SQLite would plan it again on the next run.
+ *
+ * <p>Not thread-safe: one thread at a time uses a session (the writer's lock, or a reader's loan), and a held
+ * statement's previous use must be over before it runs again.
+ */
+public final class Session implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Session.class);
+
+    private final Connection connection;
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+
+    Session(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** Sets a statement's parameters. */
+    @FunctionalInterface
+    public interface Binder {
+        /**
+         * Binds the parameters.
+         *
+         * @param statement the statement
+         * @throws SQLException when a value cannot be bound
+         */
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /**
+     * Reads a query's rows.
+     *
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    public interface RowsReader<R extends @Nullable Object> {
+        /**
+         * Reads the rows; the result set is closed afterwards.
+         *
+         * @param rows the rows, before the first
+         * @return the result
+         * @throws SQLException when a value cannot be read
+         */
+        R read(ResultSet rows) throws SQLException;
+    }
+
+    /**
+     * Runs an insert, update or delete held on this connection.
+     *
+     * @param sql the statement
+     * @param binder sets its parameters
+     * @return how many rows changed
+     * @throws SQLException when SQLite fails
+     */
+    public int update(String sql, Binder binder) throws SQLException {
+        PreparedStatement statement = held(sql);
+        try {
+            binder.bind(statement);
+            return statement.executeUpdate();
+        } finally {
+            statement.clearBatch();
+        }
+    }
+
+    /**
+     * Runs a query (or a statement with {@code RETURNING}) held on this connection.
+     *
+     * @param sql the statement
+     * @param binder sets its parameters
+     * @param reader reads the rows
+     * @param <R> the result type
+     * @return what {@code reader} returned
+     * @throws SQLException when SQLite fails
+     */
+    public <R extends @Nullable Object> R query(String sql, Binder binder, RowsReader<R> reader) throws SQLException {
+        PreparedStatement statement = held(sql);
+        try {
+            binder.bind(statement);
+            try (ResultSet rows = statement.executeQuery()) {
+                return reader.read(rows);
+            }
+        } finally {
+            statement.clearBatch();
+        }
+    }
+
+    /**
+     * Runs a query held on this connection that returns one number, or null when it returns no row or NULL.
+     *
+     * @param sql the statement
+     * @param binder sets its parameters
+     * @return the number, or null
+     * @throws SQLException when SQLite fails
+     */
+    public @Nullable Long queryLong(String sql, Binder binder) throws SQLException {
+        return query(sql, binder, rows -> {
+            if (!rows.next()) {
+                return null;
+            }
+            long value = rows.getLong(1);
+            return rows.wasNull() ? null : value;
+        });
+    }
+
+    /**
+     * Runs one statement many times in one call into SQLite, once per bound parameter set.
+     *
+     * @param sql the statement
+     * @param count how many times
+     * @param binder sets the parameters of run {@code index}, then the batch adds them
+     * @return the rows changed by each run
+     * @throws SQLException when SQLite fails
+     */
+    public int[] batch(String sql, int count, IndexedBinder binder) throws SQLException {
+        PreparedStatement statement = held(sql);
+        try {
+            for (int i = 0; i < count; i++) {
+                binder.bind(statement, i);
+                statement.addBatch();
+            }
+            return statement.executeBatch();
+        } finally {
+            statement.clearBatch();
+        }
+    }
+
+    /** Sets the parameters of one run of a batch. */
+    @FunctionalInterface
+    public interface IndexedBinder {
+        /**
+         * Binds the parameters of one run.
+         *
+         * @param statement the statement
+         * @param index which run, from zero
+         * @throws SQLException when a value cannot be bound
+         */
+        void bind(PreparedStatement statement, int index) throws SQLException;
+    }
+
+    /**
+     * Runs a statement that is not kept, such as a PRAGMA that changes a setting or DDL.
+     *
+     * @param sql the statement
+     * @throws SQLException when SQLite fails
+     */
+    public void execute(String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /**
+     * Runs a transaction-control statement ({@code BEGIN IMMEDIATE}, {@code COMMIT}…), held like any other.
+     *
+     * @param sql the statement
+     * @throws SQLException when SQLite fails
+     */
+    public void control(String sql) throws SQLException {
+        held(sql).execute();
+    }
+
+    /**
+     * Returns the JDBC connection, for work no helper here covers; it stays owned by this session.
+     *
+     * @return the connection
+     */
+    public Connection connection() {
+        return connection;
+    }
+
+    /** Closes every held statement and the connection. */
+    @Override
+    public void close() {
+        for (PreparedStatement statement : statements.values()) {
+            try {
+                statement.close();
+            } catch (SQLException failure) {
+                log.trace("Closing a statement failed", failure);
+            }
+        }
+        statements.clear();
+        try {
+            connection.close();
+        } catch (SQLException failure) {
+            log.debug("Closing a SQLite connection failed", failure);
+        }
+    }
+
+    private PreparedStatement held(String sql) throws SQLException {
+        PreparedStatement statement = statements.get(sql);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            statements.put(sql, statement);
+        }
+        return statement;
+    }
+}

@@ -1,0 +1,255 @@
+package io.localqueue.internal.sqlite;
+
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DurabilityMode;
+import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.Backoff;
+import io.localqueue.internal.store.WriteOptions;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * Runs the write transactions of one file on its one writer connection. Threads of this JVM take an in-process lock
+ * first, so they never contend inside SQLite; each attempt then takes its turn in the writers' line
+ * ({@link WriteGate}) and runs {@code BEGIN IMMEDIATE} … {@code COMMIT} with SQLite's busy wait off. An attempt that
+ * finds another process holding SQLite's lock rolls back and, within the write's budget, tries again after a
+ * jittered pause taken outside the in-process lock.
+ */
+public final class Writer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Writer.class);
+
+    /**
+     * WAL pages after which a commit of this JVM checkpoints (SQLite's default is 1,000). A checkpoint costs two
+     * fsyncs however few pages it copies, and pages written again and again are copied once, so checkpointing every
+     * 4,000 pages (a WAL of about 16 MB) costs a quarter as many fsyncs for the same commits.
+     */
+    static final int WAL_AUTOCHECKPOINT_PAGES = 4_000;
+
+    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final SqliteConnector connector;
+    private final Path file;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final WriteGate gate;
+    private @Nullable Session session;
+    private @Nullable DurabilityMode sessionMode;
+    private boolean closed;
+
+    /**
+     * Creates the writer of a file and opens its connection, waiting on SQLite's busy handler like a reader.
+     *
+     * @param connector opens the connection
+     * @throws SQLException when the file cannot be opened
+     */
+    public Writer(SqliteConnector connector) throws SQLException {
+        this.connector = connector;
+        this.file = connector.file();
+        this.gate = new WriteGate(file);
+        this.session = openSession();
+    }
+
+    /**
+     * Runs {@code work} in one write transaction with the options' durability, retrying the whole transaction while
+     * another process holds the write lock.
+     *
+     * @param options durability, retry budget and wait in the writers' line
+     * @param ensureOpen throws when the caller was closed, checked before every attempt
+     * @param work the statements
+     * @param <R> the result type
+     * @return what {@code work} returned, after the commit
+     * @throws DatabaseBusyException when the write lock stayed taken for the whole budget
+     */
+    public <R extends @Nullable Object> R write(WriteOptions options, Runnable ensureOpen, SessionWork<R> work) {
+        return retrying(options, ensureOpen, writer -> transaction(writer, work));
+    }
+
+    /**
+     * Runs one statement that cannot be inside a transaction, such as {@code VACUUM}, retrying on lock contention
+     * like {@link #write}.
+     *
+     * @param sql the statement
+     * @param ensureOpen throws when the caller was closed, checked before every attempt
+     */
+    public void writeOutsideTransaction(String sql, Runnable ensureOpen) {
+        retrying(WriteOptions.standard(DurabilityMode.RELAXED), ensureOpen, writer -> {
+            try {
+                writer.execute(sql);
+                return Attempt.done(null);
+            } catch (SQLException failure) {
+                if (SqliteErrors.isBusy(failure)) {
+                    return Attempt.busy(failure);
+                }
+                throw failure;
+            }
+        });
+    }
+
+    /** Closes the writer connection and the writers' line; writes afterwards fail. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            Session open = session;
+            session = null;
+            if (open != null) {
+                open.close();
+            }
+            gate.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Attempts a write until it gets SQLite's lock or its budget is spent; each attempt first takes the writers'
+     * line, waiting for it at most the options' line wait (zero: only when it is free at once).
+     */
+    private <R extends @Nullable Object> R retrying(WriteOptions options, Runnable ensureOpen,
+                                                    AttemptRunner<R> runner) {
+        Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, options.retryBudgetNanos());
+        long lineWaitNanos = options.lineWaitNanos();
+        while (true) {
+            ensureOpen.run();
+            Throwable busy;
+            lock.lock();
+            try {
+                Session writer = prepared(options.durability());
+                if (gate.enter(lineWaitNanos)) {
+                    try {
+                        Attempt<R> attempt = attempt(writer, ensureOpen, runner);
+                        if (attempt.busy == null) {
+                            return attempt.value;
+                        }
+                        busy = attempt.busy;
+                    } finally {
+                        gate.exit();
+                    }
+                } else {
+                    busy = new SQLiteException("another process of this library is writing to " + file,
+                            SQLiteErrorCode.SQLITE_BUSY);
+                    if (lineWaitNanos > 0) {
+                        throw new DatabaseBusyException("database is locked: another process of this library kept "
+                                + "its place in the writers' line of " + file + " for "
+                                + TimeUnit.NANOSECONDS.toMillis(lineWaitNanos) + " ms",
+                                Duration.ofNanos(lineWaitNanos), busy);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            backoff.pause(file.toString(), busy);
+        }
+    }
+
+    private <R extends @Nullable Object> Attempt<R> attempt(Session writer, Runnable ensureOpen,
+                                                            AttemptRunner<R> runner) {
+        try {
+            return runner.run(writer);
+        } catch (SQLException failure) {
+            ensureOpen.run();
+            throw SqliteErrors.wrap("writing to " + file, failure);
+        }
+    }
+
+    private <R extends @Nullable Object> Attempt<R> transaction(Session writer, SessionWork<R> work)
+            throws SQLException {
+        try {
+            writer.control("BEGIN IMMEDIATE");
+        } catch (SQLException failure) {
+            if (SqliteErrors.isBusy(failure)) {
+                return Attempt.busy(failure);
+            }
+            throw failure;
+        }
+        boolean committed = false;
+        try {
+            R value = work.run(writer);
+            writer.control("COMMIT");
+            committed = true;
+            return Attempt.done(value);
+        } catch (RuntimeException | SQLException failure) {
+            if (SqliteErrors.isBusy(failure)) {
+                return Attempt.busy(failure);
+            }
+            throw failure;
+        } finally {
+            if (!committed) {
+                rollbackQuietly(writer);
+            }
+        }
+    }
+
+    /** Returns the writer session with the synchronous level of {@code mode}; the caller holds the lock. */
+    private Session prepared(DurabilityMode mode) {
+        if (closed) {
+            throw new LocalQueueException("database " + file + " is closed");
+        }
+        Session writer = session;
+        try {
+            if (writer == null) {
+                writer = openSession();
+                session = writer;
+            }
+            if (mode != sessionMode) {
+                writer.execute("PRAGMA synchronous = " + mode.synchronousLevel());
+                sessionMode = mode;
+            }
+            return writer;
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("opening the writer connection of " + file, failure);
+        }
+    }
+
+    /**
+     * Opens the writer connection: it opened waiting on SQLite's busy handler like any reader, and then turns that
+     * off, since writes retry on their own, outside the in-process lock.
+     */
+    private Session openSession() throws SQLException {
+        Session opened = connector.open();
+        try {
+            opened.connection().unwrap(SQLiteConnection.class).setBusyTimeout(0);
+            opened.execute("PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT_PAGES);
+        } catch (SQLException failure) {
+            opened.close();
+            throw failure;
+        }
+        sessionMode = null;
+        return opened;
+    }
+
+    private static void rollbackQuietly(Session writer) {
+        try {
+            writer.control("ROLLBACK");
+        } catch (SQLException failure) {
+            // SQLite may already have rolled back (for example after SQLITE_FULL); nothing is left to undo.
+            log.trace("Rollback found no open transaction", failure);
+        }
+    }
+
+    @FunctionalInterface
+    private interface AttemptRunner<R extends @Nullable Object> {
+        Attempt<R> run(Session writer) throws SQLException;
+    }
+
+    private record Attempt<R extends @Nullable Object>(@Nullable R value, @Nullable Throwable busy) {
+        static <R extends @Nullable Object> Attempt<R> done(@Nullable R value) {
+            return new Attempt<>(value, null);
+        }
+
+        static <R extends @Nullable Object> Attempt<R> busy(Throwable failure) {
+            return new Attempt<>(null, failure);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.localqueue.internal.store;
+
+import io.localqueue.BackupResult;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * One database holding queues, as the engine sees it: write transactions made of {@link QueueWrites transitions},
+ * reads, whole-database maintenance and the wake-ups of its waiters. A store is shared by every queue on its database
+ * in this JVM and is safe for concurrent use; it speaks bytes and epoch milliseconds, never payload types, and
+ * reports failures as {@link io.localqueue.LocalQueueException} with the database's own words.
+ *
+ * <p>A store for another SQL engine implements this interface beside the SQLite one; the engine and the public API
+ * do not change.
+ */
+public interface QueueStore extends AutoCloseable {
+
+    /**
+     * Runs transitions in one write transaction and returns what {@code work} returned once it committed. A store
+     * may run {@code work} again from the start while another writer holds the database, so {@code work} must only
+     * call transitions and compute.
+     *
+     * @param options how durable the commit is and how long to wait for other writers
+     * @param ensureOpen throws when the caller was closed; checked before every attempt
+     * @param work the transitions
+     * @param <R> the result type
+     * @return the result, after the commit
+     * @throws io.localqueue.DatabaseBusyException when other writers kept the database for longer than allowed
+     */
+    <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work);
+
+    /**
+     * Reads when a queue next has something to claim, without taking the write lock.
+     *
+     * @param queue the queue
+     * @return the earliest due job and the earliest lease end
+     */
+    ClaimProbe probe(String queue);
+
+    /**
+     * Counts a queue's jobs by state in one read.
+     *
+     * @param queue the queue
+     * @return the counts
+     */
+    QueueStats stats(String queue);
+
+    /**
+     * Lists a queue's dead letters in id order.
+     *
+     * @param queue the queue
+     * @param limit how many at most
+     * @param offset how many to skip
+     * @return the rows
+     */
+    List<FailedRow> listFailed(String queue, int limit, int offset);
+
+    /**
+     * Takes the diagnostics snapshot of one queue from one consistent read, never writing.
+     *
+     * @param profile the queue and the settings of the queue object asking
+     * @param clock the clock that ages are measured against, read after the snapshot began
+     * @return the snapshot
+     */
+    QueueDiagnostics diagnostics(QueueProfile profile, Clock clock);
+
+    /**
+     * Lists the distinct names of queues holding at least one job, in name order.
+     *
+     * @return the names
+     */
+    List<String> queueNames();
+
+    /**
+     * Checks the whole database; a damaged or unreadable one gives a failed result, never an exception.
+     *
+     * @param mode how thoroughly
+     * @param maxErrors how many findings to report at most, already validated
+     * @return the result
+     */
+    IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors);
+
+    /**
+     * Copies the whole database, while others keep working, into a new directory and verifies the copy.
+     *
+     * @param destination a directory that must not exist yet
+     * @return what was copied
+     */
+    BackupResult backup(Path destination);
+
+    /**
+     * Gives free space back to the filesystem, waiting for other writers like a write.
+     *
+     * @param ensureOpen throws when the caller was closed
+     */
+    void vacuum(Runnable ensureOpen);
+
+    /**
+     * Returns the wake-ups of this database's waiters: commits made here signal them directly, and the store
+     * watches for commits of other processes while anyone waits.
+     *
+     * @return the wake-ups
+     */
+    Wakeups wakeups();
+
+    /**
+     * Describes where the data lives, for messages: a file, or a server and schema.
+     *
+     * @return the description
+     */
+    String location();
+
+    /**
+     * Returns the database engine's version, such as SQLite's "3.54.1".
+     *
+     * @return the version
+     */
+    String engineVersion();
+
+    /** Closes every connection and stops watching; nothing may be called afterwards. */
+    @Override
+    void close();
+}

@@ -1,0 +1,80 @@
+package io.localqueue.internal.store;
+
+import java.util.List;
+
+/**
+ * The transitions of the queue's state machine, each run inside the caller's write transaction
+ * ({@link QueueStore#write}). Every fenced transition matches only a delivery's current lease: same queue, still
+ * leased, same receipt, lease not yet expired at the transition's {@code now}.
+ */
+public interface QueueWrites {
+
+    /**
+     * Inserts jobs unless the queue lacks room; a job id the queue already holds, in any state, resolves to the
+     * existing row, changes nothing and takes no room.
+     *
+     * @param queue the queue
+     * @param jobs the jobs in input order
+     * @param maxAttempts the delivery budget stored with each new row
+     * @param now the time stamped on new rows
+     * @param limit the pending-job limit (ready plus leased), or 0 for none
+     * @return the ids in input order, or why nothing was written
+     */
+    Enqueued enqueue(String queue, List<NewJob> jobs, int maxAttempts, long now, long limit);
+
+    /**
+     * Leases up to {@code limit} due jobs in claim order (due time, then id), after moving expired leases back to
+     * ready (or to failed when their budget is spent) when asked to look for them.
+     *
+     * @param queue the queue
+     * @param now the claim time
+     * @param leaseUntil when the new leases end
+     * @param limit how many jobs at most, at least one
+     * @param lookForExpired false when the caller knows no lease of the queue can have expired since its last look
+     * @return the leased rows in claim order, and how many expired leases were reclaimed
+     */
+    ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired);
+
+    /**
+     * Moves every expired lease of a queue back to ready, keeping its due time, or to failed
+     * ({@code retries_exhausted}) when its budget is spent.
+     *
+     * @param queue the queue
+     * @param now leases ending at or before this have expired
+     * @return how many rows moved
+     */
+    int reclaimExpired(String queue, long now);
+
+    /**
+     * Applies fenced settlements and lease renewals, each under its own fence; a delivery whose fence does not
+     * match is left alone and reported as such.
+     *
+     * @param settlements acknowledgements, retries, dead letters and hand-backs, of any queues
+     * @param renewals lease renewals, of any queues
+     * @return what each settlement and renewal did, index by index
+     */
+    FencedResults settle(List<Settlement> settlements, List<Renewal> renewals);
+
+    /**
+     * Moves one dead letter back to ready with a fresh budget, if it is a dead letter of the queue and the queue has
+     * room; an event-bus execution that delivered it is reopened.
+     *
+     * @param queue the queue
+     * @param id the dead letter's id
+     * @param now the new due time
+     * @param limit the pending-job limit, or 0 for none
+     * @return what happened
+     */
+    DeadLetterRetry retryFailed(String queue, long id, long now, long limit);
+
+    /**
+     * Deletes acknowledged rows, and dead letters too when asked, last changed before {@code cutoff}; rows an
+     * event-bus execution still reports on are kept.
+     *
+     * @param queue the queue
+     * @param cutoff epoch milliseconds
+     * @param includeFailed whether dead letters go too
+     * @return how many rows were deleted
+     */
+    int purge(String queue, long cutoff, boolean includeFailed);
+}

@@ -1,0 +1,154 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.BackupResult;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.LocalQueueException;
+import io.localqueue.internal.sqlite.ReaderPool;
+import io.localqueue.internal.sqlite.SqliteConnector;
+import io.localqueue.internal.sqlite.SqliteErrors;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An online backup into a new directory: one consistent read snapshot copied with {@code VACUUM INTO} (so other
+ * threads and processes keep reading and writing, and a batch is either wholly in the copy or not at all), staged
+ * under a temporary name, verified with a full integrity check, then renamed into place. Any failure removes the
+ * staged files and the directory this call created.
+ */
+final class BackupOperation {
+
+    private static final Logger log = LoggerFactory.getLogger(BackupOperation.class);
+
+    static final String STAGED_NAME = ".localqueue.db.incomplete";
+    private static final int VERIFY_MAX_ERRORS = 100;
+
+    private BackupOperation() {
+    }
+
+    static BackupResult run(Path queueDirectory, ReaderPool readers, Path destination) {
+        long start = System.nanoTime();
+        Path target = validate(queueDirectory, destination);
+        try {
+            Files.createDirectory(target);
+        } catch (FileAlreadyExistsException exists) {
+            throw new LocalQueueException("backup destination " + destination
+                    + " already exists; a backup only ever goes into a new directory", exists);
+        } catch (IOException failure) {
+            throw new LocalQueueException("cannot create backup directory " + destination + ": " + failure, failure);
+        }
+        Path staged = target.resolve(STAGED_NAME);
+        Path file = target.resolve(SqliteQueueStore.FILE_NAME);
+        boolean complete = false;
+        try {
+            try {
+                readers.withSession(session -> copy(session.connection(), staged));
+            } catch (SQLException failure) {
+                throw SqliteErrors.wrap("reading " + queueDirectory.resolve(SqliteQueueStore.FILE_NAME), failure);
+            }
+            Verification verification = verify(staged);
+            if (!verification.check.ok()) {
+                throw new LocalQueueException("backup integrity check failed: "
+                        + String.join("; ", verification.check.messages()));
+            }
+            deleteSidecars(staged);
+            Files.move(staged, file, StandardCopyOption.ATOMIC_MOVE);
+            long size = Files.size(file);
+            complete = true;
+            return new BackupResult(BackupResult.SCHEMA_VERSION, destination, destination.resolve(SqliteQueueStore.FILE_NAME),
+                    Duration.ofNanos(System.nanoTime() - start), verification.pageCount, verification.pageCount,
+                    size, true, IntegrityCheckMode.FULL, verification.check.messages());
+        } catch (IOException failure) {
+            throw new LocalQueueException("backup to " + destination + " failed: " + failure, failure);
+        } finally {
+            if (!complete) {
+                removeQuietly(target, staged, file);
+            }
+        }
+    }
+
+    private static Path validate(Path queueDirectory, Path destination) {
+        if (destination == null) {
+            throw new IllegalArgumentException("destinationDirectory must not be null");
+        }
+        Path absolute = destination.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        if (parent == null || absolute.getFileName() == null || !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("destinationDirectory " + destination
+                    + " must be a new directory inside an existing one");
+        }
+        Path resolved;
+        try {
+            resolved = parent.toRealPath().resolve(absolute.getFileName());
+        } catch (IOException failure) {
+            throw new IllegalArgumentException("destinationDirectory " + destination + " cannot be resolved: "
+                    + failure, failure);
+        }
+        if (resolved.startsWith(queueDirectory)) {
+            throw new IllegalArgumentException("destinationDirectory " + destination
+                    + " must lie outside the queue directory " + queueDirectory);
+        }
+        return resolved;
+    }
+
+    private static Void copy(Connection connection, Path staged) throws SQLException {
+        try (PreparedStatement vacuum = connection.prepareStatement("VACUUM INTO ?")) {
+            vacuum.setString(1, staged.toString());
+            vacuum.executeUpdate();
+        }
+        return null;
+    }
+
+    private static Verification verify(Path staged) throws IOException {
+        try (Connection connection = SqliteConnector.dataSource(staged, SqliteConnector.BUSY_TIMEOUT_MS)
+                .getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                // A backup is one self-contained file: no WAL sidecars to carry around.
+                statement.executeQuery("PRAGMA journal_mode = DELETE").close();
+            }
+            IntegrityCheckResult check = IntegrityStatements.check(connection, IntegrityCheckMode.FULL,
+                    VERIFY_MAX_ERRORS);
+            long pageCount;
+            try (Statement statement = connection.createStatement();
+                 var rows = statement.executeQuery("PRAGMA page_count")) {
+                rows.next();
+                pageCount = rows.getLong(1);
+            }
+            return new Verification(check, pageCount);
+        } catch (SQLException failure) {
+            throw new LocalQueueException("backup verification failed: " + failure.getMessage(), failure);
+        }
+    }
+
+    private static void deleteSidecars(Path file) throws IOException {
+        for (String suffix : List.of("-journal", "-wal", "-shm")) {
+            Files.deleteIfExists(Path.of(file + suffix));
+        }
+    }
+
+    private static void removeQuietly(Path target, Path staged, Path file) {
+        try {
+            deleteSidecars(staged);
+            Files.deleteIfExists(staged);
+            deleteSidecars(file);
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(target);
+        } catch (IOException failure) {
+            log.warn("Could not remove the incomplete backup in {}", target, failure);
+        }
+    }
+
+    private record Verification(IntegrityCheckResult check, long pageCount) {
+    }
+}

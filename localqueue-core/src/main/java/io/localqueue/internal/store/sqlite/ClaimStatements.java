@@ -1,0 +1,128 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.internal.sqlite.Session;
+import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.Receipts;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Claim: the read-only probe that keeps idle pollers off the write lock, lease reclaim, and the claim itself.
+ */
+final class ClaimStatements {
+
+    /** Earliest due time of a ready row and earliest expiry of a lease; both walk an index from its start. */
+    static final String PROBE = """
+            SELECT (SELECT MIN(available_at) FROM messages WHERE queue = ?1 AND status = 0),
+                   (SELECT MIN(lease_until) FROM messages WHERE queue = ?1 AND status = 1)""";
+
+    /**
+     * Expired leases go back to ready (keeping their due time, so they keep their place in line), or to failed when
+     * their delivery budget is spent.
+     */
+    static final String RECLAIM = """
+            UPDATE messages
+               SET status = CASE WHEN attempts < max_attempts THEN 0 ELSE 3 END,
+                   failure_reason = CASE WHEN attempts < max_attempts THEN failure_reason
+                                         ELSE 'retries_exhausted' END,
+                   receipt = NULL, lease_until = NULL, updated_at = ?1
+             WHERE queue = ?2 AND status = 1 AND lease_until <= ?1""";
+
+    /**
+     * Whether any lease of the queue has expired. A read costs about half the reclaim update, which opens write
+     * cursors on the table and every index even when nothing matches, so the claim runs it only when needed.
+     */
+    static final String ANY_EXPIRED =
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND status = 1 AND lease_until <= ?2)";
+
+    /**
+     * Leases the first due rows in claim order (due time, then id). The index walk stops after {@code LIMIT} rows
+     * and never visits rows that are not yet due, however many there are.
+     */
+    static final String CLAIM = """
+            UPDATE messages
+               SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
+             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_claim
+                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                           ORDER BY available_at, id LIMIT ?5)
+            RETURNING id, payload, attempts, receipt, lease_until, available_at""";
+
+    private ClaimStatements() {
+    }
+
+    static ClaimProbe probe(Session session, String queue) throws SQLException {
+        return session.query(PROBE, statement -> statement.setString(1, queue), rows -> {
+            rows.next();
+            long due = rows.getLong(1);
+            Long earliestDue = rows.wasNull() ? null : due;
+            long leaseEnd = rows.getLong(2);
+            Long earliestLeaseEnd = rows.wasNull() ? null : leaseEnd;
+            return new ClaimProbe(earliestDue, earliestLeaseEnd);
+        });
+    }
+
+    static int reclaim(Session session, String queue, long now) throws SQLException {
+        return session.update(RECLAIM, statement -> {
+            statement.setLong(1, now);
+            statement.setString(2, queue);
+        });
+    }
+
+    /**
+     * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows.
+     *
+     * @param lookForExpired false when the caller knows no lease can have expired since its last look
+     */
+    static ClaimBatch claim(Session session, String queue, long now, long leaseUntil, int limit,
+                            boolean lookForExpired) throws SQLException {
+        int reclaimed = lookForExpired && anyExpired(session, queue, now) ? reclaim(session, queue, now) : 0;
+        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
+        List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
+        String receiptPrefix = Receipts.newPrefix();
+        session.query(CLAIM, statement -> {
+            statement.setString(1, receiptPrefix);
+            statement.setLong(2, leaseUntil);
+            statement.setLong(3, now);
+            statement.setString(4, queue);
+            statement.setInt(5, limit);
+        }, result -> {
+            while (result.next()) {
+                rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
+                        result.getLong(5)));
+                dueTimes.add(result.getLong(6));
+            }
+            return null;
+        });
+        if (rows.size() > 1) {
+            sortInClaimOrder(rows, dueTimes);
+        }
+        return new ClaimBatch(rows, reclaimed);
+    }
+
+    private static boolean anyExpired(Session session, String queue, long now) throws SQLException {
+        Long any = session.queryLong(ANY_EXPIRED, statement -> {
+            statement.setString(1, queue);
+            statement.setLong(2, now);
+        });
+        return any != null && any != 0;
+    }
+
+    /** RETURNING gives no order; restore the claim order of the index walk. */
+    private static void sortInClaimOrder(List<ClaimedRow> rows, List<Long> dueTimes) {
+        List<Integer> order = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.<Integer>comparingLong(dueTimes::get).thenComparingLong(i -> rows.get(i).id()));
+        List<ClaimedRow> sorted = new ArrayList<>(rows.size());
+        for (int index : order) {
+            sorted.add(rows.get(index));
+        }
+        rows.clear();
+        rows.addAll(sorted);
+    }
+}

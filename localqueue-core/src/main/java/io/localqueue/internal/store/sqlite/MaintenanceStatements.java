@@ -1,0 +1,115 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.QueueStats;
+import io.localqueue.internal.bus.BusExecutionRows;
+import io.localqueue.internal.sqlite.Session;
+import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.FailedRow;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Statistics, the list of queue names, dead-letter listing and replay, and purging of settled rows.
+ */
+final class MaintenanceStatements {
+
+    private static final String STATS = "SELECT status, COUNT(*) FROM messages WHERE queue = ? GROUP BY status";
+
+    /** Skips through the queue index, so the cost grows with the number of queues, not of jobs. */
+    private static final String QUEUE_NAMES = """
+            WITH RECURSIVE names(name) AS (
+                SELECT MIN(queue) FROM messages
+                UNION ALL
+                SELECT (SELECT MIN(queue) FROM messages WHERE queue > names.name) FROM names WHERE name IS NOT NULL)
+            SELECT name FROM names WHERE name IS NOT NULL""";
+
+    private static final String LIST_FAILED = """
+            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
+              FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
+
+    private static final String IS_FAILED = "SELECT COUNT(*) FROM messages WHERE id = ? AND queue = ? AND status = 3";
+
+    private static final String RETRY_FAILED = """
+            UPDATE messages
+               SET status = 0, available_at = ?1, attempts = 0, receipt = NULL, lease_until = NULL,
+                   last_error = NULL, failure_reason = NULL, failure_category = NULL, updated_at = ?1
+             WHERE id = ?2 AND queue = ?3 AND status = 3""";
+
+    private static final String PURGE =
+            "DELETE FROM messages WHERE queue = ? AND status = ? AND updated_at < ?";
+
+    private MaintenanceStatements() {
+    }
+
+    static QueueStats stats(Session session, String queue) throws SQLException {
+        long[] counts = new long[4];
+        session.query(STATS, statement -> statement.setString(1, queue), rows -> {
+            while (rows.next()) {
+                int status = rows.getInt(1);
+                if (status >= 0 && status < counts.length) {
+                    counts[status] = rows.getLong(2);
+                }
+            }
+            return null;
+        });
+        return new QueueStats(counts[Schema.STATUS_READY], counts[Schema.STATUS_LEASED],
+                counts[Schema.STATUS_ACKED], counts[Schema.STATUS_FAILED]);
+    }
+
+    static List<String> queueNames(Session session) throws SQLException {
+        return session.query(QUEUE_NAMES, statement -> { }, rows -> {
+            List<String> names = new ArrayList<>();
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+            return names;
+        });
+    }
+
+    static List<FailedRow> listFailed(Session session, String queue, int limit, int offset) throws SQLException {
+        return session.query(LIST_FAILED, statement -> {
+            statement.setString(1, queue);
+            statement.setInt(2, limit);
+            statement.setInt(3, offset);
+        }, rows -> {
+            List<FailedRow> failed = new ArrayList<>();
+            while (rows.next()) {
+                failed.add(new FailedRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4),
+                        rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
+            }
+            return failed;
+        });
+    }
+
+    /** Moves a dead letter back to ready if the queue has room, and reopens a bus execution that delivered it. */
+    static DeadLetterRetry retryFailed(Session session, String queue, long id, long now, long limit)
+            throws SQLException {
+        Long failed = session.queryLong(IS_FAILED, statement -> {
+            statement.setLong(1, id);
+            statement.setString(2, queue);
+        });
+        if (failed == null || failed == 0) {
+            return DeadLetterRetry.NOT_A_DEAD_LETTER;
+        }
+        if (limit > 0 && EnqueueStatements.isFull(session, queue, limit)) {
+            return DeadLetterRetry.QUEUE_FULL;
+        }
+        session.update(RETRY_FAILED, statement -> {
+            statement.setLong(1, now);
+            statement.setLong(2, id);
+            statement.setString(3, queue);
+        });
+        BusExecutionRows.reopenExecutionsHolding(session, id);
+        return DeadLetterRetry.RETRIED;
+    }
+
+    /** Deletes settled rows of one status, keeping those an event-bus execution still reports on. */
+    static int purge(Session session, String queue, int status, long cutoff) throws SQLException {
+        return session.update(PURGE + BusExecutionRows.notHeldByAnExecution(session), statement -> {
+            statement.setString(1, queue);
+            statement.setInt(2, status);
+            statement.setLong(3, cutoff);
+        });
+    }
+}

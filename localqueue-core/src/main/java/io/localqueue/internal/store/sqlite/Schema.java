@@ -1,0 +1,172 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.LocalQueueException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The storage layout shared with the Python library (table {@code messages}, its three indexes, status codes 0-3,
+ * epoch-millisecond timestamps) plus one additive index for ordered claims, and the checks that refuse a file
+ * which is not a localqueue database before anything is written to it.
+ */
+final class Schema {
+
+    static final int STATUS_READY = 0;
+    static final int STATUS_LEASED = 1;
+    static final int STATUS_ACKED = 2;
+    static final int STATUS_FAILED = 3;
+
+    /** Columns every localqueue database has had since 1.0; a {@code messages} table without them is foreign. */
+    private static final Set<String> BASE_COLUMNS = Set.of(
+            "id", "queue", "payload", "status", "attempts", "max_attempts", "available_at", "lease_until",
+            "receipt", "last_error", "job_id", "created_at", "updated_at");
+
+    private static final String CREATE_MESSAGES = """
+            CREATE TABLE IF NOT EXISTS messages (
+                id                INTEGER PRIMARY KEY AUTOINCREMENT,
+                queue             TEXT NOT NULL,
+                payload           BLOB NOT NULL,
+                status            INTEGER NOT NULL,
+                attempts          INTEGER NOT NULL DEFAULT 0,
+                max_attempts      INTEGER NOT NULL,
+                available_at      INTEGER NOT NULL,
+                lease_until       INTEGER,
+                receipt           TEXT,
+                last_error        TEXT,
+                failure_reason    TEXT,
+                failure_category  TEXT,
+                job_id            TEXT,
+                dedup_key         TEXT,
+                dedup_fingerprint TEXT,
+                created_at        INTEGER NOT NULL,
+                updated_at        INTEGER NOT NULL
+            )""";
+
+    /** Columns added after 1.0, in the order the Python library added them; each is nullable TEXT. */
+    private static final List<String> ADDED_COLUMNS = List.of(
+            "failure_reason", "failure_category", "dedup_key", "dedup_fingerprint");
+
+    private static final List<String> INDEXES = List.of(
+            "CREATE UNIQUE INDEX IF NOT EXISTS idx_messages_job_id ON messages(queue, job_id) WHERE job_id IS NOT NULL",
+            "CREATE UNIQUE INDEX IF NOT EXISTS idx_messages_dedup_key ON messages(queue, dedup_key) WHERE dedup_key IS NOT NULL",
+            "CREATE INDEX IF NOT EXISTS idx_messages_queue_status ON messages(queue, status, available_at, lease_until)",
+            // Walks ready rows in claim order (due time, then id) without sorting, and skips rows not yet due.
+            "CREATE INDEX IF NOT EXISTS idx_messages_claim ON messages(queue, status, available_at, id)");
+
+    /**
+     * The layout version this release reads and writes, kept in {@code PRAGMA user_version}. The layout shared
+     * with the Python library 1.x is 0 (neither library sets it); a release with an incompatible layout sets a
+     * higher number, and older releases refuse such a file instead of damaging it.
+     */
+    static final int LAYOUT_VERSION = 0;
+
+    private Schema() {
+    }
+
+    /**
+     * Refuses a file that is not a localqueue database, reading only: an unreadable or corrupt file, or a SQLite
+     * database holding other tables but no {@code messages} table of the expected shape.
+     */
+    static void requireLocalQueueDatabase(Connection connection, Path file) {
+        try {
+            int layout = layoutVersion(connection);
+            if (layout > LAYOUT_VERSION) {
+                throw new LocalQueueException(file + " was written by a newer, incompatible localqueue (layout version "
+                        + layout + "; this version reads up to " + LAYOUT_VERSION + "); open it with that version");
+            }
+            Set<String> tables = tables(connection);
+            if (tables.contains("messages")) {
+                Set<String> missing = new LinkedHashSet<>(BASE_COLUMNS);
+                missing.removeAll(columns(connection));
+                if (!missing.isEmpty()) {
+                    throw new LocalQueueException(file + " is not a localqueue database: its messages table lacks "
+                            + "columns " + missing);
+                }
+            } else if (!tables.isEmpty()) {
+                throw new LocalQueueException(file + " is not a localqueue database: it holds tables " + tables
+                        + " but no messages table");
+            }
+        } catch (SQLException failure) {
+            throw new LocalQueueException(file + " is not a usable localqueue database: " + failure.getMessage(),
+                    failure);
+        }
+    }
+
+    /**
+     * Creates the schema, or adds what an older version lacks, inside the caller's write transaction; every step is
+     * idempotent, so concurrent opens from several processes converge, and existing rows are never rewritten.
+     */
+    static void createOrMigrate(Connection connection, Path file) throws SQLException {
+        requireLocalQueueDatabase(connection, file);
+        try (Statement statement = connection.createStatement()) {
+            if (!tables(connection).contains("messages")) {
+                statement.executeUpdate(CREATE_MESSAGES);
+            } else {
+                Set<String> present = columns(connection);
+                for (String column : ADDED_COLUMNS) {
+                    if (!present.contains(column)) {
+                        statement.executeUpdate("ALTER TABLE messages ADD COLUMN " + column + " TEXT");
+                    }
+                }
+            }
+            for (String index : INDEXES) {
+                statement.executeUpdate(index);
+            }
+        }
+    }
+
+    /** Tells whether the schema already has everything this version needs, so an open can skip the write lock. */
+    static boolean isCurrent(Connection connection) throws SQLException {
+        if (!tables(connection).contains("messages") || !columns(connection).containsAll(ADDED_COLUMNS)) {
+            return false;
+        }
+        Set<String> indexes = new LinkedHashSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(
+                     "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'")) {
+            while (rows.next()) {
+                indexes.add(rows.getString(1));
+            }
+        }
+        return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
+                "idx_messages_queue_status", "idx_messages_claim"));
+    }
+
+    private static int layoutVersion(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
+            rows.next();
+            return rows.getInt(1);
+        }
+    }
+
+    private static Set<String> tables(Connection connection) throws SQLException {
+        Set<String> names = new LinkedHashSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(
+                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+        }
+        return names;
+    }
+
+    private static Set<String> columns(Connection connection) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT name FROM pragma_table_info('messages')")) {
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+        }
+        return new LinkedHashSet<>(names);
+    }
+}

@@ -1,0 +1,260 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.BackupResult;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.sqlite.ReaderPool;
+import io.localqueue.internal.sqlite.Session;
+import io.localqueue.internal.sqlite.SessionWork;
+import io.localqueue.internal.sqlite.SqliteConnector;
+import io.localqueue.internal.sqlite.SqliteErrors;
+import io.localqueue.internal.sqlite.Writer;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueueProfile;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.wakeup.DataVersionWatch;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The queue store on one SQLite file in a queue directory, in the layout the Python library shares: one writer
+ * connection for every write of this JVM, a few read connections that never take the write lock, and a
+ * {@code data_version} watch for other processes' commits.
+ */
+public final class SqliteQueueStore implements QueueStore {
+
+    /** The database file inside a queue directory; the Python library uses the same name. */
+    public static final String FILE_NAME = "localqueue.db";
+
+    private static final int READERS = 4;
+
+    private final Path directory;
+    private final Path file;
+    private final String sqliteVersion;
+    private final Writer writer;
+    private final ReaderPool readers;
+    private final Wakeups wakeups;
+    private volatile boolean closed;
+
+    private SqliteQueueStore(Path directory, SqliteConnector connector, String sqliteVersion, Writer writer) {
+        this.directory = directory;
+        this.file = connector.file();
+        this.sqliteVersion = sqliteVersion;
+        this.writer = writer;
+        this.readers = new ReaderPool(connector, READERS);
+        this.wakeups = new Wakeups(String.valueOf(directory.getFileName()),
+                new DataVersionWatch(connector.dataSource(), directory, FILE_NAME));
+    }
+
+    /**
+     * Creates a queue directory when missing and returns its real path, which names the store in this JVM.
+     *
+     * @param directory the queue directory as given
+     * @return the directory with symbolic links resolved
+     * @throws LocalQueueException when it cannot be created, is not a directory or is not writable
+     */
+    public static Path prepareDirectory(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException | SecurityException failure) {
+            throw new LocalQueueException("cannot create queue directory " + directory + ": " + failure, failure);
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new LocalQueueException("queue path " + directory + " is not a directory");
+        }
+        if (!Files.isWritable(directory)) {
+            throw new LocalQueueException("queue directory " + directory + " is not writable");
+        }
+        try {
+            return directory.toRealPath();
+        } catch (IOException failure) {
+            throw new LocalQueueException("cannot resolve queue directory " + directory + ": " + failure, failure);
+        }
+    }
+
+    /**
+     * Opens the store of a prepared queue directory: checks the file before anything writes to it, switches it to
+     * WAL and creates or migrates the schema.
+     *
+     * @param directory a directory from {@link #prepareDirectory}
+     * @return the open store
+     * @throws LocalQueueException when the file cannot be used or is not a localqueue database (left untouched)
+     */
+    public static SqliteQueueStore open(Path directory) {
+        Path file = directory.resolve(FILE_NAME);
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new LocalQueueException(file + " is not a regular file");
+        }
+        if (Files.exists(file) && !Files.isWritable(file)) {
+            throw new LocalQueueException(file + " is not writable");
+        }
+        SqliteConnector connector = new SqliteConnector(file);
+        String version = bootstrap(connector);
+        Writer writer;
+        try {
+            writer = new Writer(connector);
+        } catch (SQLException failure) {
+            throw new LocalQueueException("cannot open " + file + " for writing: " + failure.getMessage(), failure);
+        }
+        return new SqliteQueueStore(directory, connector, version, writer);
+    }
+
+    @Override
+    public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+        ensureOpen.run();
+        requireOpen();
+        return writer.write(options, ensureOpen, session -> work.run(new SqliteWrites(session, file)));
+    }
+
+    @Override
+    public ClaimProbe probe(String queue) {
+        return read(session -> ClaimStatements.probe(session, queue));
+    }
+
+    @Override
+    public QueueStats stats(String queue) {
+        return read(session -> MaintenanceStatements.stats(session, queue));
+    }
+
+    @Override
+    public List<FailedRow> listFailed(String queue, int limit, int offset) {
+        return read(session -> MaintenanceStatements.listFailed(session, queue, limit, offset));
+    }
+
+    @Override
+    public QueueDiagnostics diagnostics(QueueProfile profile, Clock clock) {
+        return read(session -> DiagnosticsStatements.collect(session, file, sqliteVersion, profile, clock));
+    }
+
+    @Override
+    public List<String> queueNames() {
+        return read(MaintenanceStatements::queueNames);
+    }
+
+    @Override
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        long start = System.nanoTime();
+        try {
+            return read(session -> IntegrityStatements.check(session.connection(), mode, maxErrors));
+        } catch (LocalQueueException unreadable) {
+            return IntegrityStatements.unreadable(mode, maxErrors, unreadable.getMessage(), start);
+        }
+    }
+
+    @Override
+    public BackupResult backup(Path destination) {
+        requireOpen();
+        return BackupOperation.run(directory, readers, destination);
+    }
+
+    @Override
+    public void vacuum(Runnable ensureOpen) {
+        ensureOpen.run();
+        requireOpen();
+        writer.writeOutsideTransaction("VACUUM", ensureOpen);
+    }
+
+    @Override
+    public Wakeups wakeups() {
+        return wakeups;
+    }
+
+    @Override
+    public String location() {
+        return file.toString();
+    }
+
+    @Override
+    public String engineVersion() {
+        return sqliteVersion;
+    }
+
+    /**
+     * Returns the database file.
+     *
+     * @return the file, with symbolic links in its directory resolved
+     */
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        wakeups.close();
+        writer.close();
+        readers.close();
+    }
+
+    private <R> R read(SessionWork<R> work) {
+        requireOpen();
+        try {
+            return readers.withSession(work);
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("reading " + file, failure);
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new LocalQueueException("database " + file + " is closed");
+        }
+    }
+
+    /**
+     * Checks the file, switches it to WAL and creates or migrates the schema, all on one short-lived connection that
+     * waits on SQLite's own busy handler, and returns SQLite's version.
+     */
+    private static String bootstrap(SqliteConnector connector) {
+        Path file = connector.file();
+        try (Session session = connector.open()) {
+            Schema.requireLocalQueueDatabase(session.connection(), file);
+            enableWal(session, file);
+            if (!Schema.isCurrent(session.connection())) {
+                session.execute("BEGIN IMMEDIATE");
+                try {
+                    Schema.createOrMigrate(session.connection(), file);
+                    session.execute("COMMIT");
+                } catch (SQLException | RuntimeException failure) {
+                    rollbackQuietly(session);
+                    throw failure;
+                }
+            }
+            return session.query("SELECT sqlite_version()", statement -> { }, rows -> {
+                rows.next();
+                return rows.getString(1);
+            });
+        } catch (SQLException failure) {
+            throw new LocalQueueException("cannot open " + file + " as a localqueue database: "
+                    + failure.getMessage(), failure);
+        }
+    }
+
+    private static void enableWal(Session session, Path file) throws SQLException {
+        String mode = session.query("PRAGMA journal_mode = WAL", statement -> { },
+                rows -> rows.next() ? rows.getString(1) : "unknown");
+        if (!"wal".equalsIgnoreCase(mode)) {
+            throw new LocalQueueException("cannot switch " + file + " to WAL mode (journal_mode is " + mode
+                    + "); localqueue needs a local filesystem that supports shared memory");
+        }
+    }
+
+    private static void rollbackQuietly(Session session) {
+        try {
+            session.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // nothing left to undo
+        }
+    }
+}

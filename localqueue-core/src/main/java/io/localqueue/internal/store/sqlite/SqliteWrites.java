@@ -1,0 +1,76 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.internal.sqlite.Session;
+import io.localqueue.internal.sqlite.SessionWork;
+import io.localqueue.internal.sqlite.SqliteErrors;
+import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.FencedResults;
+import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.Settlement;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The queue's transitions on the writer session of one write transaction; SQLite failures leave as
+ * {@link io.localqueue.LocalQueueException} with SQLite's words, lock contention included, which the writer
+ * recognises and retries.
+ */
+final class SqliteWrites implements QueueWrites {
+
+    private final Session session;
+    private final Path file;
+
+    SqliteWrites(Session session, Path file) {
+        this.session = session;
+        this.file = file;
+    }
+
+    @Override
+    public Enqueued enqueue(String queue, List<NewJob> jobs, int maxAttempts, long now, long limit) {
+        return run(writer -> EnqueueStatements.insert(writer, queue, jobs, maxAttempts, now, limit));
+    }
+
+    @Override
+    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired) {
+        return run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired));
+    }
+
+    @Override
+    public int reclaimExpired(String queue, long now) {
+        return run(writer -> ClaimStatements.reclaim(writer, queue, now));
+    }
+
+    @Override
+    public FencedResults settle(List<Settlement> settlements, List<Renewal> renewals) {
+        return run(writer -> LeaseStatements.settle(writer, settlements, renewals));
+    }
+
+    @Override
+    public DeadLetterRetry retryFailed(String queue, long id, long now, long limit) {
+        return run(writer -> MaintenanceStatements.retryFailed(writer, queue, id, now, limit));
+    }
+
+    @Override
+    public int purge(String queue, long cutoff, boolean includeFailed) {
+        return run(writer -> {
+            int deleted = MaintenanceStatements.purge(writer, queue, Schema.STATUS_ACKED, cutoff);
+            if (includeFailed) {
+                deleted += MaintenanceStatements.purge(writer, queue, Schema.STATUS_FAILED, cutoff);
+            }
+            return deleted;
+        });
+    }
+
+    private <R> R run(SessionWork<R> statements) {
+        try {
+            return statements.run(session);
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("writing to " + file, failure);
+        }
+    }
+}
