@@ -1,6 +1,6 @@
 package io.localqueue;
 
-import io.localqueue.internal.engine.Durations;
+import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 
 /**

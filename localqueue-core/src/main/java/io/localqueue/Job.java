@@ -1,5 +1,7 @@
 package io.localqueue;
 
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -8,18 +10,21 @@ import java.time.Instant;
  * transition; once the lease expires or the job is redelivered, this object can no longer settle it.
  *
  * @param <T> the payload type
+ * @since 0.1.0
  */
 public final class Job<T> {
 
-    private final SimpleQueue<T> queue;
+    private final QueueEngine engine;
+    private final String queueName;
     private final long id;
     private final T data;
     private final int attempts;
     private final String receipt;
     private volatile Instant leaseExpiresAt;
 
-    Job(SimpleQueue<T> queue, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
-        this.queue = queue;
+    Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
+        this.engine = engine;
+        this.queueName = queueName;
         this.id = id;
         this.data = data;
         this.attempts = attempts;
@@ -80,7 +85,7 @@ public final class Job<T> {
      * @return the new expiry
      */
     public Instant extendLease(Duration duration) {
-        return queue.extendLease(this, duration);
+        return renewOn(engine, duration);
     }
 
     /**
@@ -89,20 +94,23 @@ public final class Job<T> {
      * @return the queue name
      */
     public String queueName() {
-        return queue.name();
+        return queueName;
     }
 
-    SimpleQueue<T> queue() {
-        return queue;
-    }
-
-    void leaseExpiresAt(Instant expiry) {
+    /**
+     * Renews this delivery's lease through {@code queue}, whose fence decides: another queue's engine finds no such
+     * lease and throws {@link LeaseExpiredException}.
+     */
+    Instant renewOn(QueueEngine queue, Duration duration) {
+        long leaseMillis = Durations.requirePositiveMillis(duration, "duration");
+        Instant expiry = Instant.ofEpochMilli(queue.extendLease(id, receipt, leaseMillis));
         this.leaseExpiresAt = expiry;
+        return expiry;
     }
 
     @Override
     public String toString() {
-        return "Job[queue=" + queue.name() + ", id=" + id + ", attempts=" + attempts + ", leaseExpiresAt="
+        return "Job[queue=" + queueName + ", id=" + id + ", attempts=" + attempts + ", leaseExpiresAt="
                 + leaseExpiresAt + "]";
     }
 }

@@ -1,12 +1,12 @@
 package io.localqueue;
 
 import io.localqueue.internal.engine.Database;
-import io.localqueue.internal.engine.Durations;
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -318,10 +318,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public Instant extendLease(Job<T> job, Duration duration) {
         requireArgument(job, "job");
-        long leaseMillis = Durations.requirePositiveMillis(duration, "duration");
-        Instant expiry = Instant.ofEpochMilli(engine.extendLease(job.id(), job.receipt(), leaseMillis));
-        job.leaseExpiresAt(expiry);
-        return expiry;
+        return job.renewOn(engine, duration);
     }
 
     /**
@@ -553,7 +550,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
             throw new LocalQueueException("job " + row.id() + " of queue '" + name + "' cannot be decoded by "
                     + serializer.identity() + " and was moved to the dead letters: " + error, failure);
         }
-        return new Job<>(this, row.id(), data, row.attempts() - 1, row.receipt(),
+        return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(),
                 Instant.ofEpochMilli(row.leaseUntil()));
     }
 

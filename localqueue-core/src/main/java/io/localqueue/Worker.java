@@ -1,11 +1,9 @@
 package io.localqueue;
 
 import io.localqueue.internal.engine.ClaimFeed;
-import io.localqueue.internal.engine.Durations;
-import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
-import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +14,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * worker.stop();
  * }</pre>
  *
- * <p>Claims, settlement and lease renewal live in the engine beneath; this class holds the worker's lifecycle, its
- * handler threads and the rules that turn a handler's result into an outcome, and its builder's documentation.
+ * <p>Claims and settlement live in the engine beneath, the rules that turn a handler's result into an outcome in
+ * {@code Outcomes}, lease renewal in {@code Heartbeats}; this class holds the worker's lifecycle and its handler
+ * threads, and most of its length is the documentation of it and of its builder.
  *
  * @param <T> the payload type
  * @since 0.1.0
@@ -82,12 +79,9 @@ public final class Worker<T> implements AutoCloseable {
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
     private final JobHandler<T> handler;
-    private final List<Class<? extends Throwable>> permanentErrors;
-    private final @Nullable Duration heartbeatInterval;
     private final long pollNanos;
     private final int concurrency;
     private final Duration shutdownTimeout;
-    private final WorkerObserver observer;
     private final String name;
     private final @Nullable Executor executor;
     private final Object lifecycle = new Object();
@@ -101,22 +95,22 @@ public final class Worker<T> implements AutoCloseable {
     private volatile State state = State.NEW;
     /** Set when a stop gave up waiting and interrupted the handlers still running. */
     private volatile boolean abandoned;
+    private final Heartbeats heartbeats;
+    private final Outcomes<T> outcomes;
     private @Nullable ExecutorService ownThreads;
-    private @Nullable ScheduledExecutorService heartbeats;
 
     private Worker(Builder<T> builder) {
         this.queue = builder.queue;
         this.engine = queue.engine();
         this.handler = builder.handler;
-        this.permanentErrors = List.copyOf(builder.permanentErrors);
-        this.heartbeatInterval = builder.heartbeatInterval;
         this.pollNanos = builder.pollInterval.toNanos();
         this.concurrency = builder.concurrency;
         this.shutdownTimeout = builder.shutdownTimeout;
-        this.observer = builder.observer;
         this.name = builder.name != null ? builder.name : queue.name();
         this.executor = builder.executor;
         this.pollersStopped = new CountDownLatch(concurrency);
+        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.observer, active::decrementAndGet);
+        this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"));
         this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
                 () -> state != State.RUNNING);
     }
@@ -386,162 +380,43 @@ public final class Worker<T> implements AutoCloseable {
     /** Runs the handler, then hands its outcome to the engine, which reports it once committed. */
     private void process(Job<T> job) {
         active.incrementAndGet();
-        Delivery<T> delivery = new Delivery<>(job);
-        ScheduledFuture<?> beat = scheduleHeartbeat(delivery);
+        Heartbeats.Beat beat = heartbeats.start(job, queue);
         long start = System.nanoTime();
         Throwable error = null;
+        boolean leaseLost;
         try {
             handler.handle(job);
         } catch (Throwable thrown) {
             error = thrown;
         } finally {
-            delivery.settling = true;
-            if (beat != null) {
-                beat.cancel(false);
-            }
+            leaseLost = beat.stop();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         feed.handled(took);
-        if (delivery.leaseLost) {
+        if (leaseLost) {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
                     job.id(), queue.name());
-            finished(job, JobOutcome.DISCARDED, took, error);
+            outcomes.discard(job, took, error);
         } else if (error != null && abandoned) {
             // The stop interrupted this handler: its failure is the stop's doing, not the job's. The job stays
             // leased and is delivered again after its lease, without spending a delivery on the interruption.
             log.warn("Job {} in queue '{}' was interrupted by the worker stopping; it will be delivered again after "
                     + "its lease", job.id(), queue.name());
-            finished(job, JobOutcome.DISCARDED, took, error);
+            outcomes.discard(job, took, error);
         } else {
-            settle(job, error, took);
+            outcomes.settle(job, error, took);
         }
         if (error instanceof VirtualMachineError vmError) {
             throw vmError;
         }
     }
 
-    /** Acknowledges, retries or dead-letters the job by its handler's result, without waiting for the commit. */
-    private void settle(Job<T> job, @Nullable Throwable error, Duration took) {
-        Settlement.Kind kind = Settlement.Kind.ACK;
-        String lastError = null;
-        FailureReason reason = null;
-        if (error != null) {
-            lastError = Errors.describe(error);
-            if (isPermanent(error)) {
-                kind = Settlement.Kind.DEAD_LETTER;
-                reason = FailureReason.PERMANENT_HANDLER_ERROR;
-            } else {
-                kind = Settlement.Kind.RETRY;
-                reason = FailureReason.RETRIES_EXHAUSTED;
-            }
-        }
-        Settlement.Kind settled = kind;
-        String described = lastError;
-        try {
-            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason,
-                    (outcome, failure) -> report(job, settled, described, outcome, failure, took, error));
-        } catch (QueueClosedException closed) {
-            report(job, kind, lastError, null, closed, took, error);
-        }
-    }
-
-    /** Reports a settlement once its transaction ended: logs what deserves it and tells the observer. */
-    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,
-                        @Nullable RuntimeException failure, Duration took, @Nullable Throwable error) {
-        String queueName = queue.name();
-        JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
-        if (failure != null) {
-            log.error("Recording the result of job {} of queue '{}' failed; it will be delivered again after its "
-                    + "lease", job.id(), queueName, failure);
-        } else if (outcome == JobOutcome.RETRIED) {
-            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
-                    job.attempts() + 1, lastError);
-        } else if (outcome == JobOutcome.DEAD_LETTERED && kind == Settlement.Kind.DEAD_LETTER) {
-            log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
-        } else if (outcome == JobOutcome.DEAD_LETTERED) {
-            log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
-                    job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
-        } else if (outcome == JobOutcome.DISCARDED) {
-            log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
-                    + "discarded and the job will be delivered again", job.id(), queueName);
-        }
-        finished(job, outcome, took, error);
-    }
-
-    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
-        try {
-            notifyObserver(job, outcome, took, error);
-        } finally {
-            active.decrementAndGet();
-        }
-    }
-
-    private boolean isPermanent(Throwable error) {
-        for (Class<? extends Throwable> type : permanentErrors) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private @Nullable ScheduledFuture<?> scheduleHeartbeat(Delivery<T> delivery) {
-        Duration interval = heartbeatInterval;
-        if (interval == null) {
-            return null;
-        }
-        long nanos = interval.toNanos();
-        return heartbeats().scheduleWithFixedDelay(() -> beat(delivery), nanos, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void beat(Delivery<T> delivery) {
-        if (delivery.settling || delivery.leaseLost) {
-            return;
-        }
-        try {
-            queue.extendLease(delivery.job, queue.delivery().lease());
-        } catch (LeaseExpiredException | QueueClosedException lost) {
-            if (!delivery.settling) {
-                delivery.leaseLost = true;
-                log.warn("Lease of job {} in queue '{}' could not be renewed; the handler's result will be discarded",
-                        delivery.job.id(), queue.name());
-            }
-            throw new LeaseLost();
-        } catch (LocalQueueException failure) {
-            log.warn("Renewing the lease of job {} in queue '{}' failed; trying again at the next heartbeat",
-                    delivery.job.id(), queue.name(), failure);
-        }
-    }
-
-    private ScheduledExecutorService heartbeats() {
-        synchronized (lifecycle) {
-            ScheduledExecutorService scheduler = heartbeats;
-            if (scheduler == null) {
-                scheduler = Executors.newSingleThreadScheduledExecutor(
-                        threadFactory("localqueue-heartbeat-" + name + "-"));
-                heartbeats = scheduler;
-            }
-            return scheduler;
-        }
-    }
-
     /** Stops the heartbeats and the threads this worker made itself; an executor it was given stays as it is. */
     private void shutdownThreads() {
-        ScheduledExecutorService scheduler = heartbeats;
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
+        heartbeats.shutdown();
         ExecutorService own = ownThreads;
         if (own != null) {
             own.shutdown();
-        }
-    }
-
-    private void notifyObserver(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
-        try {
-            observer.jobFinished(job, outcome, took, error);
-        } catch (RuntimeException failure) {
-            log.warn("Worker observer failed for job {} in queue '{}'", job.id(), queue.name(), failure);
         }
     }
 
@@ -560,24 +435,6 @@ public final class Worker<T> implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /** One job in hand: its lease state is shared between the handler thread and the heartbeat. */
-    private static final class Delivery<T> {
-        final Job<T> job;
-        volatile boolean settling;
-        volatile boolean leaseLost;
-
-        Delivery(Job<T> job) {
-            this.job = job;
-        }
-    }
-
-    /** Ends a heartbeat's repetitions once its lease is gone. */
-    private static final class LeaseLost extends RuntimeException {
-        LeaseLost() {
-            super("lease lost", null, false, false);
-        }
     }
 
     /**

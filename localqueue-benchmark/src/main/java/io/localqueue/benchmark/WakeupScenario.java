@@ -3,7 +3,6 @@ package io.localqueue.benchmark;
 import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Wake-up latency: one side is blocked in {@code get} on an empty queue, the other puts one job, and each sample is

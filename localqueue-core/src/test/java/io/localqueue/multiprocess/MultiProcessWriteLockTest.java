@@ -1,6 +1,5 @@
 package io.localqueue.multiprocess;
 
-import io.localqueue.testsupport.ChildProcess;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.HELD;
 import static io.localqueue.multiprocess.QueueChild.HOLD_WRITERS_LINE;
@@ -22,6 +21,7 @@ import io.localqueue.SimpleQueue;
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.store.sqlite.SqliteQueueStore;
+import io.localqueue.testsupport.ChildProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

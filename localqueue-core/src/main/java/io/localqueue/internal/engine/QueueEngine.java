@@ -1,7 +1,6 @@
 package io.localqueue.internal.engine;
 
 import io.localqueue.BackupResult;
-import io.localqueue.DatabaseBusyException;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.FailureReason;
@@ -10,15 +9,11 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.JobOutcome;
 import io.localqueue.LeaseExpiredException;
-import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
-import io.localqueue.internal.store.Backoff;
-import io.localqueue.internal.store.ClaimBatch;
-import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
@@ -29,24 +24,21 @@ import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.time.Deadline;
+import io.localqueue.internal.time.Durations;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One logical queue over a shared {@link Database}, working in bytes: claims that wait, enqueue with backpressure,
- * fenced settlements through the database's {@link GroupCommit}, lease reclaim and maintenance. Each operation is one
- * transition of the {@link QueueStore}; the typed public facades sit on top.
+ * One logical queue over a shared {@link Database}, working in bytes: claims that wait ({@link Claims}), enqueue with
+ * backpressure, fenced settlements through the database's {@link GroupCommit}, lease reclaim and maintenance. Each
+ * operation is one transition of the {@link QueueStore}; the typed public facades sit on top.
  */
 public final class QueueEngine {
-
-    /** Pauses of a claim that lost the write lock: short, since a read decides whether to try again. */
-    private static final long CLAIM_FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    private static final long CLAIM_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final Database database;
     private final QueueStore store;
@@ -58,10 +50,9 @@ public final class QueueEngine {
     private final long maxPendingJobs;
     private final Clock clock;
     private final Runnable ensureOpen = this::ensureOpen;
-    private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
+    private final ChangeWaits waits;
+    private final Claims claims;
     private volatile boolean closed;
-    /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
-    private volatile boolean lastClaimFound;
 
     /**
      * Creates the engine; the caller keeps ownership of the database reference.
@@ -84,6 +75,9 @@ public final class QueueEngine {
         this.durability = durability;
         this.maxPendingJobs = maxPendingJobs;
         this.clock = clock;
+        this.waits = new ChangeWaits(queue, wakeups, ensureOpen);
+        this.claims = new Claims(store, queue, delivery.lease().toMillis(), durability, clock, waits, ensureOpen,
+                this::wakeWaiters);
     }
 
     /**
@@ -110,7 +104,7 @@ public final class QueueEngine {
         }
         Deadline deadline = Deadline.after(timeoutNanos);
         while (true) {
-            long seen = wakeups.version(queue);
+            long seen = waits.version();
             Enqueued outcome = store.write(WriteOptions.standard(durability), ensureOpen,
                     writes -> writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs));
             List<Long> ids = outcome.ids();
@@ -122,7 +116,7 @@ public final class QueueEngine {
                 throw new QueueFullException("queue '" + queue + "' is full: the batch adds " + outcome.newRows()
                         + " jobs but maxPendingJobs is " + maxPendingJobs);
             }
-            if (!awaitChange(seen, deadline, Long.MAX_VALUE)) {
+            if (!waits.awaitChange(seen, deadline, Long.MAX_VALUE)) {
                 throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
             }
         }
@@ -137,7 +131,7 @@ public final class QueueEngine {
      * @throws QueueEmptyException when no job could be claimed in time
      */
     public ClaimedRow claim(long timeoutNanos) {
-        List<ClaimedRow> rows = claim(timeoutNanos, 1, () -> false);
+        List<ClaimedRow> rows = claims.claim(timeoutNanos, 1, () -> false);
         if (rows.isEmpty()) {
             throw new QueueEmptyException("queue '" + queue + "' is empty");
         }
@@ -155,74 +149,7 @@ public final class QueueEngine {
      * @return the leased rows in claim order, possibly none
      */
     public List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
-        boolean nowait = timeoutNanos == 0;
-        Deadline deadline = Deadline.after(timeoutNanos);
-        Backoff contention = new Backoff(CLAIM_FIRST_PAUSE_NANOS, CLAIM_MAX_PAUSE_NANOS,
-                WriteOptions.WRITE_BUDGET_NANOS);
-        while (!cancelled.getAsBoolean()) {
-            ensureOpen();
-            long seen = wakeups.version(queue);
-            if (lastClaimFound) {
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
-                if (rows == null) {
-                    continue;
-                }
-                if (!rows.isEmpty()) {
-                    return rows;
-                }
-            }
-            long now = clock.millis();
-            ClaimProbe probe = store.probe(queue);
-            if (probe.claimable(now)) {
-                leaseExpiry.forget();
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
-                if (rows == null) {
-                    continue;
-                }
-                if (!rows.isEmpty()) {
-                    return rows;
-                }
-            }
-            if (nowait || !awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
-                return List.of();
-            }
-        }
-        return List.of();
-    }
-
-    /**
-     * Makes one claim attempt. When another connection holds the write lock it returns null after a short pause,
-     * so the caller looks (with a read) whether the job is still there before trying again: consumers racing for
-     * one new job then stop at the read instead of queueing for the lock only to find nothing.
-     */
-    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
-        ClaimBatch claim;
-        try {
-            WriteOptions options = nowait ? WriteOptions.nowait(durability) : WriteOptions.onceInLine(durability);
-            claim = store.write(options, ensureOpen, writes -> {
-                long now = clock.millis();
-                boolean lookForExpired = leaseExpiry.due(now);
-                ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, delivery.lease().toMillis(),
-                        "lease"), limit, lookForExpired);
-                if (lookForExpired) {
-                    leaseExpiry.looked(now, done.reclaimed() > 0);
-                }
-                return done;
-            });
-        } catch (DatabaseBusyException busy) {
-            if (nowait) {
-                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
-                        busy);
-            }
-            contention.pause(store.location(), busy);
-            return null;
-        }
-        contention.reset();
-        if (claim.reclaimed() > 0) {
-            wakeWaiters();
-        }
-        lastClaimFound = !claim.rows().isEmpty();
-        return claim.rows();
+        return claims.claim(timeoutNanos, limit, cancelled);
     }
 
     /** Wakes this JVM's threads waiting on this queue, so they re-check their queue and cancellation. */
@@ -477,27 +404,5 @@ public final class QueueEngine {
             throw new LeaseExpiredException("lease has expired: job " + id + " of queue '" + queue
                     + "' is no longer held under this receipt");
         }
-    }
-
-    /**
-     * Waits for a change to this queue, for at most {@code maxWaitMillis} and never past the deadline.
-     *
-     * @return false when the deadline had already passed, so the caller should give up
-     */
-    private boolean awaitChange(long seenVersion, Deadline deadline, long maxWaitMillis) {
-        long remaining = deadline.remainingNanos();
-        if (remaining == 0) {
-            return false;
-        }
-        long wait = maxWaitMillis >= TimeUnit.NANOSECONDS.toMillis(Long.MAX_VALUE)
-                ? remaining : Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(maxWaitMillis) + 1);
-        try {
-            wakeups.await(queue, seenVersion, wait);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new LocalQueueException("interrupted while waiting on queue '" + queue + "'", interrupted);
-        }
-        ensureOpen();
-        return true;
     }
 }

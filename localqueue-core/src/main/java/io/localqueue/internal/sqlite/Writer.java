@@ -3,8 +3,7 @@ package io.localqueue.internal.sqlite;
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueException;
-import io.localqueue.internal.store.Backoff;
-import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.time.Backoff;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -60,18 +59,23 @@ public final class Writer implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} in one write transaction with the options' durability, retrying the whole transaction while
+     * Runs {@code work} in one write transaction at {@code durability}, retrying the whole transaction while
      * another process holds the write lock.
      *
-     * @param options durability, retry budget and wait in the writers' line
+     * @param durability the synchronous level of this commit
+     * @param retryBudgetNanos how long to keep trying on lock contention; zero makes one attempt
+     * @param lineWaitNanos how long each attempt may wait for its turn in the writers' line; zero only takes a free
+     *                      turn
      * @param ensureOpen throws when the caller was closed, checked before every attempt
      * @param work the statements
      * @param <R> the result type
      * @return what {@code work} returned, after the commit
      * @throws DatabaseBusyException when the write lock stayed taken for the whole budget
      */
-    public <R extends @Nullable Object> R write(WriteOptions options, Runnable ensureOpen, SessionWork<R> work) {
-        return retrying(options, ensureOpen, writer -> transaction(writer, work));
+    public <R extends @Nullable Object> R write(DurabilityMode durability, long retryBudgetNanos, long lineWaitNanos,
+                                                Runnable ensureOpen, SessionWork<R> work) {
+        return retrying(durability, retryBudgetNanos, lineWaitNanos, ensureOpen,
+                writer -> transaction(writer, work));
     }
 
     /**
@@ -79,10 +83,11 @@ public final class Writer implements AutoCloseable {
      * like {@link #write}.
      *
      * @param sql the statement
+     * @param budgetNanos how long to keep trying on lock contention
      * @param ensureOpen throws when the caller was closed, checked before every attempt
      */
-    public void writeOutsideTransaction(String sql, Runnable ensureOpen) {
-        retrying(WriteOptions.standard(DurabilityMode.RELAXED), ensureOpen, writer -> {
+    public void writeOutsideTransaction(String sql, long budgetNanos, Runnable ensureOpen) {
+        retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos, ensureOpen, writer -> {
             try {
                 writer.execute(sql);
                 return Attempt.done(null);
@@ -114,18 +119,17 @@ public final class Writer implements AutoCloseable {
 
     /**
      * Attempts a write until it gets SQLite's lock or its budget is spent; each attempt first takes the writers'
-     * line, waiting for it at most the options' line wait (zero: only when it is free at once).
+     * line, waiting for it at most {@code lineWaitNanos} (zero: only when it is free at once).
      */
-    private <R extends @Nullable Object> R retrying(WriteOptions options, Runnable ensureOpen,
-                                                    AttemptRunner<R> runner) {
-        Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, options.retryBudgetNanos());
-        long lineWaitNanos = options.lineWaitNanos();
+    private <R extends @Nullable Object> R retrying(DurabilityMode durability, long retryBudgetNanos,
+                                                    long lineWaitNanos, Runnable ensureOpen, AttemptRunner<R> runner) {
+        Backoff backoff = new Backoff(FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS, retryBudgetNanos);
         while (true) {
             ensureOpen.run();
             Throwable busy;
             lock.lock();
             try {
-                Session writer = prepared(options.durability());
+                Session writer = prepared(durability);
                 if (gate.enter(lineWaitNanos)) {
                     try {
                         Attempt<R> attempt = attempt(writer, ensureOpen, runner);

@@ -3,7 +3,6 @@ package io.localqueue.internal.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.DurabilityMode;
-import io.localqueue.internal.store.WriteOptions;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +48,7 @@ class WriterSettingsTest {
     }
 
     private long pragma(DurabilityMode mode, String name) {
-        Long value = writer.write(WriteOptions.nowait(mode), () -> { },
+        Long value = writer.write(mode, 0, 0, () -> { },
                 session -> session.queryLong("PRAGMA " + name, statement -> { }));
         return value == null ? -1 : value;
     }

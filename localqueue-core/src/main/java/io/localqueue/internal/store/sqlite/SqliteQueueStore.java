@@ -114,7 +114,8 @@ public final class SqliteQueueStore implements QueueStore {
     public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
         ensureOpen.run();
         requireOpen();
-        return writer.write(options, ensureOpen, session -> work.run(new SqliteWrites(session, file)));
+        return writer.write(options.durability(), options.retryBudgetNanos(), options.lineWaitNanos(), ensureOpen,
+                session -> work.run(new SqliteWrites(session, file)));
     }
 
     @Override
@@ -162,7 +163,7 @@ public final class SqliteQueueStore implements QueueStore {
     public void vacuum(Runnable ensureOpen) {
         ensureOpen.run();
         requireOpen();
-        writer.writeOutsideTransaction("VACUUM", ensureOpen);
+        writer.writeOutsideTransaction("VACUUM", WriteOptions.WRITE_BUDGET_NANOS, ensureOpen);
     }
 
     @Override

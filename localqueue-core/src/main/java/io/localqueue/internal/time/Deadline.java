@@ -1,9 +1,9 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.time;
 
 /**
  * A point on the monotonic clock by which a wait must end; timeouts beyond a century never expire.
  */
-final class Deadline {
+public final class Deadline {
 
     private static final long NEVER_NANOS = Long.MAX_VALUE / 4;
 
@@ -15,7 +15,7 @@ final class Deadline {
         this.at = at;
     }
 
-    static Deadline after(long timeoutNanos) {
+    public static Deadline after(long timeoutNanos) {
         if (timeoutNanos >= NEVER_NANOS) {
             return new Deadline(true, 0);
         }
@@ -23,7 +23,7 @@ final class Deadline {
     }
 
     /** Nanoseconds left, never negative; {@code Long.MAX_VALUE} for a deadline that never comes. */
-    long remainingNanos() {
+    public long remainingNanos() {
         if (never) {
             return Long.MAX_VALUE;
         }

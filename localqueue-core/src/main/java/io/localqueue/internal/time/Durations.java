@@ -1,4 +1,4 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.time;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;

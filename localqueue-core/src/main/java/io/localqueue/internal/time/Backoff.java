@@ -1,4 +1,4 @@
-package io.localqueue.internal.store;
+package io.localqueue.internal.time;
 
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.LocalQueueException;

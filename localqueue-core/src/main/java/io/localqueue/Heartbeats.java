@@ -1,0 +1,113 @@
+package io.localqueue;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the leases of a worker's running jobs, each every interval, on one scheduler thread started with the first
+ * job. A renewal that finds the lease gone marks the job's beat lost, so the worker discards the handler's result;
+ * a renewal that fails otherwise is tried again at the next beat.
+ */
+final class Heartbeats {
+
+    /** Logs as the worker it serves, so one logger category holds everything a worker reports. */
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+
+    private final @Nullable Duration interval;
+    private final ThreadFactory threads;
+    private @Nullable ScheduledExecutorService scheduler;
+
+    /**
+     * Creates the heartbeats of a worker.
+     *
+     * @param interval how often a running job's lease is renewed, or null for never
+     * @param threads makes the scheduler thread
+     */
+    Heartbeats(@Nullable Duration interval, ThreadFactory threads) {
+        this.interval = interval;
+        this.threads = threads;
+    }
+
+    /** Starts renewing a job's lease while its handler runs. */
+    <T> Beat start(Job<T> job, SimpleQueue<T> queue) {
+        Beat beat = new Beat();
+        Duration every = interval;
+        if (every != null) {
+            long nanos = every.toNanos();
+            beat.future = scheduler().scheduleWithFixedDelay(() -> renew(beat, job, queue), nanos, nanos,
+                    TimeUnit.NANOSECONDS);
+        }
+        return beat;
+    }
+
+    /** Stops the scheduler thread; beats still scheduled end with it. */
+    synchronized void shutdown() {
+        ScheduledExecutorService running = scheduler;
+        if (running != null) {
+            running.shutdownNow();
+        }
+    }
+
+    private synchronized ScheduledExecutorService scheduler() {
+        ScheduledExecutorService running = scheduler;
+        if (running == null) {
+            running = Executors.newSingleThreadScheduledExecutor(threads);
+            scheduler = running;
+        }
+        return running;
+    }
+
+    private static <T> void renew(Beat beat, Job<T> job, SimpleQueue<T> queue) {
+        if (beat.stopped || beat.lost) {
+            return;
+        }
+        try {
+            queue.extendLease(job, queue.delivery().lease());
+        } catch (LeaseExpiredException | QueueClosedException lost) {
+            if (!beat.stopped) {
+                beat.lost = true;
+                log.warn("Lease of job {} in queue '{}' could not be renewed; the handler's result will be discarded",
+                        job.id(), queue.name());
+            }
+            throw new LeaseLost();
+        } catch (LocalQueueException failure) {
+            log.warn("Renewing the lease of job {} in queue '{}' failed; trying again at the next heartbeat",
+                    job.id(), queue.name(), failure);
+        }
+    }
+
+    /** The renewals of one running job; shared between its handler's thread and the scheduler. */
+    static final class Beat {
+        private volatile boolean stopped;
+        private volatile boolean lost;
+        private @Nullable ScheduledFuture<?> future;
+
+        /**
+         * Stops renewing, once the handler returned.
+         *
+         * @return true when a renewal found the lease already gone
+         */
+        boolean stop() {
+            stopped = true;
+            ScheduledFuture<?> scheduled = future;
+            if (scheduled != null) {
+                scheduled.cancel(false);
+            }
+            return lost;
+        }
+    }
+
+    /** Ends a beat's repetitions once its lease is gone. */
+    private static final class LeaseLost extends RuntimeException {
+        LeaseLost() {
+            super("lease lost", null, false, false);
+        }
+    }
+}

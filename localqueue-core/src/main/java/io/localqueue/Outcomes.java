@@ -1,0 +1,117 @@
+package io.localqueue;
+
+import io.localqueue.internal.engine.Errors;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.Settlement;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns a worker's handler results into outcomes: a return acknowledges, a permanent error dead-letters
+ * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
+ * "ExceptionClass: message". A settlement is handed to the engine without waiting for its commit, and reported (logs
+ * that deserve it, the observer, the worker's count of jobs in hand) once its transaction ended; a transaction that
+ * failed reports {@link JobOutcome#DISCARDED} and the job returns after its lease.
+ */
+final class Outcomes<T> {
+
+    /** Logs as the worker it serves, so one logger category holds everything a worker reports. */
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+
+    private final SimpleQueue<T> queue;
+    private final QueueEngine engine;
+    private final List<Class<? extends Throwable>> permanentErrors;
+    private final WorkerObserver observer;
+    private final Runnable jobFinished;
+
+    /**
+     * Creates the outcome rules of a worker.
+     *
+     * @param queue the worker's queue
+     * @param permanentErrors exceptions that dead-letter a job at once
+     * @param observer told about every outcome
+     * @param jobFinished called once per job after its outcome was reported
+     */
+    Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, WorkerObserver observer,
+             Runnable jobFinished) {
+        this.queue = queue;
+        this.engine = queue.engine();
+        this.permanentErrors = List.copyOf(permanentErrors);
+        this.observer = observer;
+        this.jobFinished = jobFinished;
+    }
+
+    /** Acknowledges, retries or dead-letters the job by its handler's result, without waiting for the commit. */
+    void settle(Job<T> job, @Nullable Throwable error, Duration took) {
+        Settlement.Kind kind = Settlement.Kind.ACK;
+        String lastError = null;
+        FailureReason reason = null;
+        if (error != null) {
+            lastError = Errors.describe(error);
+            if (isPermanent(error)) {
+                kind = Settlement.Kind.DEAD_LETTER;
+                reason = FailureReason.PERMANENT_HANDLER_ERROR;
+            } else {
+                kind = Settlement.Kind.RETRY;
+                reason = FailureReason.RETRIES_EXHAUSTED;
+            }
+        }
+        Settlement.Kind settled = kind;
+        String described = lastError;
+        try {
+            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason,
+                    (outcome, failure) -> report(job, settled, described, outcome, failure, took, error));
+        } catch (QueueClosedException closed) {
+            report(job, kind, lastError, null, closed, took, error);
+        }
+    }
+
+    /** Reports a job whose result is discarded without any transition: its lease was lost or the stop cut it off. */
+    void discard(Job<T> job, Duration took, @Nullable Throwable error) {
+        finished(job, JobOutcome.DISCARDED, took, error);
+    }
+
+    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,
+                        @Nullable RuntimeException failure, Duration took, @Nullable Throwable error) {
+        String queueName = queue.name();
+        JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
+        if (failure != null) {
+            log.error("Recording the result of job {} of queue '{}' failed; it will be delivered again after its "
+                    + "lease", job.id(), queueName, failure);
+        } else if (outcome == JobOutcome.RETRIED) {
+            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
+                    job.attempts() + 1, lastError);
+        } else if (outcome == JobOutcome.DEAD_LETTERED && kind == Settlement.Kind.DEAD_LETTER) {
+            log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
+        } else if (outcome == JobOutcome.DEAD_LETTERED) {
+            log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
+                    job.id(), queueName, job.attempts() + 1, queue.delivery().maxAttempts(), error);
+        } else if (outcome == JobOutcome.DISCARDED) {
+            log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
+                    + "discarded and the job will be delivered again", job.id(), queueName);
+        }
+        finished(job, outcome, took, error);
+    }
+
+    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
+        try {
+            observer.jobFinished(job, outcome, took, error);
+        } catch (RuntimeException failure) {
+            log.warn("Worker observer failed for job {} in queue '{}'", job.id(), queue.name(), failure);
+        } finally {
+            jobFinished.run();
+        }
+    }
+
+    private boolean isPermanent(Throwable error) {
+        for (Class<? extends Throwable> type : permanentErrors) {
+            if (type.isInstance(error)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

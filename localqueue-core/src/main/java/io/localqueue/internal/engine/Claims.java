@@ -1,0 +1,131 @@
+package io.localqueue.internal.engine;
+
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DurabilityMode;
+import io.localqueue.QueueEmptyException;
+import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.time.Backoff;
+import io.localqueue.internal.time.Deadline;
+import io.localqueue.internal.time.Durations;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The claims of one queue: a read decides whether a claim is worth the write lock, a claim transaction leases the
+ * due jobs (reclaiming expired leases first when one may have expired), and a call with time left sleeps until the
+ * queue changes or the next job falls due. Consumers racing for one new job stop at the read instead of queueing for
+ * the lock only to find nothing.
+ */
+final class Claims {
+
+    /** Pauses of a claim that lost the write lock: short, since a read decides whether to try again. */
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final QueueStore store;
+    private final String queue;
+    private final long leaseMillis;
+    private final DurabilityMode durability;
+    private final Clock clock;
+    private final ChangeWaits waits;
+    private final Runnable ensureOpen;
+    private final Runnable wakeWaiters;
+    private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
+    /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
+    private volatile boolean lastClaimFound;
+
+    Claims(QueueStore store, String queue, long leaseMillis, DurabilityMode durability, Clock clock,
+           ChangeWaits waits, Runnable ensureOpen, Runnable wakeWaiters) {
+        this.store = store;
+        this.queue = queue;
+        this.leaseMillis = leaseMillis;
+        this.durability = durability;
+        this.clock = clock;
+        this.waits = waits;
+        this.ensureOpen = ensureOpen;
+        this.wakeWaiters = wakeWaiters;
+    }
+
+    /**
+     * Claims up to {@code limit} due jobs in one transaction, waiting up to {@code timeoutNanos} for at least one.
+     *
+     * @param timeoutNanos how long to wait; zero makes one attempt that never waits for another writer's lock
+     * @return the leased rows in claim order; empty when the timeout passed or {@code cancelled} turned true
+     * @throws QueueEmptyException for a zero timeout that found the write lock taken
+     */
+    List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
+        boolean nowait = timeoutNanos == 0;
+        Deadline deadline = Deadline.after(timeoutNanos);
+        Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, WriteOptions.WRITE_BUDGET_NANOS);
+        while (!cancelled.getAsBoolean()) {
+            ensureOpen.run();
+            long seen = waits.version();
+            if (lastClaimFound) {
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            long now = clock.millis();
+            ClaimProbe probe = store.probe(queue);
+            if (probe.claimable(now)) {
+                leaseExpiry.forget();
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                if (rows == null) {
+                    continue;
+                }
+                if (!rows.isEmpty()) {
+                    return rows;
+                }
+            }
+            if (nowait || !waits.awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
+                return List.of();
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * Makes one claim attempt; when another connection holds the write lock it returns null after a short pause, so
+     * the caller looks again with a read before trying once more.
+     */
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
+        ClaimBatch claim;
+        try {
+            WriteOptions options = nowait ? WriteOptions.nowait(durability) : WriteOptions.onceInLine(durability);
+            claim = store.write(options, ensureOpen, writes -> {
+                long now = clock.millis();
+                boolean lookForExpired = leaseExpiry.due(now);
+                ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, leaseMillis, "lease"), limit,
+                        lookForExpired);
+                if (lookForExpired) {
+                    leaseExpiry.looked(now, done.reclaimed() > 0);
+                }
+                return done;
+            });
+        } catch (DatabaseBusyException busy) {
+            if (nowait) {
+                throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
+                        busy);
+            }
+            contention.pause(store.location(), busy);
+            return null;
+        }
+        contention.reset();
+        if (claim.reclaimed() > 0) {
+            wakeWaiters.run();
+        }
+        lastClaimFound = !claim.rows().isEmpty();
+        return claim.rows();
+    }
+}
