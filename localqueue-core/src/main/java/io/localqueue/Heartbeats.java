@@ -8,7 +8,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Renews the leases of a worker's running jobs, each every interval, on one scheduler thread started with the first
@@ -17,9 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Heartbeats {
 
-    /** Logs as the worker it serves, so one logger category holds everything a worker reports. */
-    private static final Logger log = LoggerFactory.getLogger(Worker.class);
-
+    private final Logger log;
     private final @Nullable Duration interval;
     private final ThreadFactory threads;
     private @Nullable ScheduledExecutorService scheduler;
@@ -29,8 +26,10 @@ final class Heartbeats {
      *
      * @param interval how often a running job's lease is renewed, or null for never
      * @param threads makes the scheduler thread
+     * @param log the worker's logger, so that one category holds everything a worker reports
      */
-    Heartbeats(@Nullable Duration interval, ThreadFactory threads) {
+    Heartbeats(@Nullable Duration interval, ThreadFactory threads, Logger log) {
+        this.log = log;
         this.interval = interval;
         this.threads = threads;
     }
@@ -64,7 +63,7 @@ final class Heartbeats {
         return running;
     }
 
-    private static <T> void renew(Beat beat, Job<T> job, SimpleQueue<T> queue) {
+    private <T> void renew(Beat beat, Job<T> job, SimpleQueue<T> queue) {
         if (beat.stopped || beat.lost) {
             return;
         }

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns a worker's handler results into outcomes: a return acknowledges, a permanent error dead-letters
@@ -18,9 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Outcomes<T> {
 
-    /** Logs as the worker it serves, so one logger category holds everything a worker reports. */
-    private static final Logger log = LoggerFactory.getLogger(Worker.class);
-
+    private final Logger log;
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
     private final List<Class<? extends Throwable>> permanentErrors;
@@ -34,9 +31,11 @@ final class Outcomes<T> {
      * @param permanentErrors exceptions that dead-letter a job at once
      * @param observer told about every outcome
      * @param jobFinished called once per job after its outcome was reported
+     * @param log the worker's logger, so that one category holds everything a worker reports
      */
     Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, WorkerObserver observer,
-             Runnable jobFinished) {
+             Runnable jobFinished, Logger log) {
+        this.log = log;
         this.queue = queue;
         this.engine = queue.engine();
         this.permanentErrors = List.copyOf(permanentErrors);

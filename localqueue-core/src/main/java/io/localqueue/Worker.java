@@ -109,8 +109,10 @@ public final class Worker<T> implements AutoCloseable {
         this.name = builder.name != null ? builder.name : queue.name();
         this.executor = builder.executor;
         this.pollersStopped = new CountDownLatch(concurrency);
-        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.observer, active::decrementAndGet);
-        this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"));
+        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.observer, active::decrementAndGet,
+                log);
+        this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"),
+                log);
         this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
                 () -> state != State.RUNNING);
     }
