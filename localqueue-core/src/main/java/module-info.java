@@ -1,0 +1,13 @@
+/**
+ * localqueue: durable, fenced, multi-process-safe job queues on one SQLite file. Only {@code io.localqueue} is API;
+ * the {@code io.localqueue.internal} packages are not exported and may change in any release.
+ */
+module io.localqueue {
+    requires java.sql;
+    requires org.slf4j;
+    requires org.xerial.sqlitejdbc;
+    requires transitive tools.jackson.databind;
+    requires static transitive org.jspecify;
+
+    exports io.localqueue;
+}
