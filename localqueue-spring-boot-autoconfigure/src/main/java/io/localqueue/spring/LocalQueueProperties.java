@@ -13,7 +13,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of localqueue under {@code localqueue.*}: where the database lives, how commits reach the disk,
- * delivery defaults and per-queue overrides, and how {@code @QueueListener} methods are run.
+ * delivery defaults and per-queue overrides, and how {@code @QueueListener} methods are run. Plain values: the
+ * auto-configuration maps them onto the runtime objects, which never read this class.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("localqueue")
 public class LocalQueueProperties {
@@ -43,11 +46,6 @@ public class LocalQueueProperties {
      * Defaults for @QueueListener methods.
      */
     private final Listener listener = new Listener();
-
-    /**
-     * The localqueue actuator endpoint.
-     */
-    private final Actuator actuator = new Actuator();
 
     /**
      * The localqueue health indicator.
@@ -82,35 +80,8 @@ public class LocalQueueProperties {
         return listener;
     }
 
-    public Actuator getActuator() {
-        return actuator;
-    }
-
     public Health getHealth() {
         return health;
-    }
-
-    /**
-     * Returns the delivery policy of a queue: its own overrides on top of the global {@code localqueue.delivery}.
-     *
-     * @param queue the queue name
-     * @return the policy
-     */
-    public DeliveryPolicy deliveryFor(String queue) {
-        DeliveryPolicy global = delivery.toPolicy();
-        Queue settings = queues.get(queue);
-        return settings == null ? global : settings.getDelivery().applyTo(global);
-    }
-
-    /**
-     * Returns the pending-job limit of a queue, or null when it has none.
-     *
-     * @param queue the queue name
-     * @return the limit
-     */
-    public @Nullable Long maxPendingJobsFor(String queue) {
-        Queue settings = queues.get(queue);
-        return settings == null ? null : settings.getMaxPendingJobs();
     }
 
     /**
@@ -142,10 +113,6 @@ public class LocalQueueProperties {
 
         public void setMaxRetries(int maxRetries) {
             this.maxRetries = maxRetries;
-        }
-
-        DeliveryPolicy toPolicy() {
-            return new DeliveryPolicy(lease, maxRetries);
         }
     }
 
@@ -208,11 +175,6 @@ public class LocalQueueProperties {
         public void setMaxRetries(@Nullable Integer maxRetries) {
             this.maxRetries = maxRetries;
         }
-
-        DeliveryPolicy applyTo(DeliveryPolicy global) {
-            return new DeliveryPolicy(lease != null ? lease : global.lease(),
-                    maxRetries != null ? maxRetries : global.maxRetries());
-        }
     }
 
     /**
@@ -223,7 +185,7 @@ public class LocalQueueProperties {
         /**
          * How many invocations of one listener method run at once.
          */
-        private int concurrency = 1;
+        private int concurrency = Worker.DEFAULT_CONCURRENCY;
 
         /**
          * How long an idle listener waits for a job before looking again; new jobs wake it earlier.
@@ -285,26 +247,6 @@ public class LocalQueueProperties {
 
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
-        }
-    }
-
-    /**
-     * The localqueue actuator endpoint.
-     */
-    public static class Actuator {
-
-        /**
-         * Whether the endpoint accepts POST /actuator/localqueue/{queue} to move one dead letter back to its
-         * queue.
-         */
-        private boolean retryEnabled = false;
-
-        public boolean isRetryEnabled() {
-            return retryEnabled;
-        }
-
-        public void setRetryEnabled(boolean retryEnabled) {
-            this.retryEnabled = retryEnabled;
         }
     }
 

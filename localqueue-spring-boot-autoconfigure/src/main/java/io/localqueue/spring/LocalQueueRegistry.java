@@ -1,32 +1,27 @@
 package io.localqueue.spring;
 
-import io.localqueue.DeliveryPolicy;
-import io.localqueue.DurabilityMode;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.SimpleQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
  * The application's queues on the shared database: opens each queue once per payload type, with its configured
  * delivery policy and pending-job limit, and closes them all when the context closes. Payloads are JSON.
+ *
+ * @since 0.1.0
  */
 public class LocalQueueRegistry implements DisposableBean {
 
-    /** Queue names the event bus uses internally start with this; they are not listed as application queues. */
-    public static final String BUS_QUEUE_PREFIX = "__bus__:";
-
     private final LocalQueueDatabase database;
-    private final LocalQueueProperties properties;
-    private final DeliveryPolicy defaultDelivery;
-    private final DurabilityMode durability;
+    private final QueueSettings settings;
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -35,16 +30,11 @@ public class LocalQueueRegistry implements DisposableBean {
      * Creates the registry.
      *
      * @param database the shared database
-     * @param properties the per-queue settings
-     * @param defaultDelivery the policy of queues without their own
-     * @param durability how every queue commits
+     * @param settings how each queue is opened
      */
-    public LocalQueueRegistry(LocalQueueDatabase database, LocalQueueProperties properties,
-                              DeliveryPolicy defaultDelivery, DurabilityMode durability) {
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
         this.database = database;
-        this.properties = properties;
-        this.defaultDelivery = defaultDelivery;
-        this.durability = durability;
+        this.settings = settings;
     }
 
     /**
@@ -76,24 +66,12 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     /**
-     * Returns the delivery policy a queue is configured with.
+     * Returns how this registry opens queues.
      *
-     * @param name the queue name
-     * @return its own policy, or the default one
+     * @return the settings
      */
-    public DeliveryPolicy deliveryFor(String name) {
-        LocalQueueProperties.Queue settings = properties.getQueues().get(name);
-        return settings == null ? defaultDelivery : settings.getDelivery().applyTo(defaultDelivery);
-    }
-
-    /**
-     * Returns the pending-job limit a queue is configured with.
-     *
-     * @param name the queue name
-     * @return the limit, or null for none
-     */
-    public @Nullable Long maxPendingJobsFor(String name) {
-        return properties.maxPendingJobsFor(name);
+    public QueueSettings settings() {
+        return settings;
     }
 
     /**
@@ -103,10 +81,10 @@ public class LocalQueueRegistry implements DisposableBean {
      * @return the names
      */
     public List<String> queueNames() {
-        Set<String> names = new TreeSet<>(properties.getQueues().keySet());
+        Set<String> names = new TreeSet<>(settings.configuredQueues());
         names.addAll(used);
         for (String name : database.queueNames()) {
-            if (!name.startsWith(BUS_QUEUE_PREFIX)) {
+            if (!name.startsWith(LocalQueueDatabase.BUS_QUEUE_PREFIX)) {
                 names.add(name);
             }
         }
@@ -135,11 +113,11 @@ public class LocalQueueRegistry implements DisposableBean {
     private <T> SimpleQueue<T> open(String name, Class<T> type) {
         SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
                 .name(name)
-                .delivery(deliveryFor(name))
-                .durability(durability);
-        Long limit = maxPendingJobsFor(name);
-        if (limit != null) {
-            builder.maxPendingJobs(limit);
+                .delivery(settings.deliveryFor(name))
+                .durability(settings.durability());
+        OptionalLong limit = settings.maxPendingJobsFor(name);
+        if (limit.isPresent()) {
+            builder.maxPendingJobs(limit.getAsLong());
         }
         return builder.build();
     }

@@ -8,7 +8,6 @@ import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import io.localqueue.WorkerObserver;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpoint;
@@ -493,8 +492,9 @@ class QueueListenerTest extends ContextRunnerTestBase {
     static class RecordingFactory extends DefaultQueueListenerContainerFactory {
         final List<String> created = new CopyOnWriteArrayList<>();
 
-        RecordingFactory(LocalQueueRegistry queues, LocalQueueProperties.Listener defaults) {
-            super(queues, defaults, WorkerObserver.NONE);
+        RecordingFactory(LocalQueueRegistry queues, Duration pollInterval) {
+            super(queues);
+            setPollInterval(pollInterval);
         }
 
         @Override
@@ -508,9 +508,7 @@ class QueueListenerTest extends ContextRunnerTestBase {
     static class CustomFactoryConfig {
         @Bean
         RecordingFactory slowFactory(LocalQueueRegistry queues) {
-            LocalQueueProperties.Listener defaults = new LocalQueueProperties.Listener();
-            defaults.setPollInterval(Duration.ofMillis(200));
-            return new RecordingFactory(queues, defaults);
+            return new RecordingFactory(queues, Duration.ofMillis(200));
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.localqueue.spring.actuate;
 
+import io.localqueue.JobNotFoundException;
 import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueFullException;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
@@ -9,16 +11,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code localqueue} actuator endpoint: {@code GET /actuator/localqueue} reports every queue's diagnostics and
- * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know).
- * Read-only; {@link LocalQueueRetryEndpoint} adds dead-letter replay when it is enabled.
+ * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know), and
+ * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue.
+ * Read-only by default: the replay exists only with {@code management.endpoint.localqueue.access=unrestricted}.
+ *
+ * @since 0.1.0
  */
-@Endpoint(id = "localqueue")
+@Endpoint(id = "localqueue", defaultAccess = Access.READ_ONLY)
 public class LocalQueueEndpoint {
 
     private final LocalQueueRegistry queues;
@@ -60,9 +67,22 @@ public class LocalQueueEndpoint {
         return queues.queueNames().contains(queue) ? describe(queue) : null;
     }
 
-    /** Returns the registry this endpoint reports on. */
-    LocalQueueRegistry registry() {
-        return queues;
+    /**
+     * Replays one dead letter with a fresh delivery budget.
+     *
+     * @param queue the queue name
+     * @param messageId the dead letter's id
+     * @return what happened; a missing id, one that is not a dead letter of this queue, or a full queue is reported,
+     *         not thrown
+     */
+    @WriteOperation
+    public RetryDescriptor retry(@Selector String queue, long messageId) {
+        try {
+            queues.queue(queue).retryFailed(messageId);
+            return new RetryDescriptor(queue, messageId, true, "moved back to the queue");
+        } catch (JobNotFoundException | QueueFullException refused) {
+            return new RetryDescriptor(queue, messageId, false, refused.getMessage());
+        }
     }
 
     private QueueDescriptor describe(String name) {
@@ -104,5 +124,16 @@ public class LocalQueueEndpoint {
      * @param activeJobs how many jobs it is handling right now
      */
     public record ListenerDescriptor(String id, boolean running, int activeJobs) {
+    }
+
+    /**
+     * The outcome of a replay.
+     *
+     * @param queue the queue name
+     * @param messageId the dead letter's id
+     * @param retried whether it went back to the queue
+     * @param message what happened
+     */
+    public record RetryDescriptor(String queue, long messageId, boolean retried, @Nullable String message) {
     }
 }

@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}), counter
  * {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
- * {@code outcome}). Gauges read counts cached for one second, so a scrape costs one query per queue at most.
+ * {@code outcome}). Gauges read counts cached for one second, so a scrape costs one query per queue at most; the
+ * counter and timer of each queue and outcome are built once and kept.
+ *
+ * @since 0.1.0
  */
 public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
 
@@ -31,6 +34,7 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
 
     private final LocalQueueRegistry queues;
     private final Map<String, CachedStats> stats = new ConcurrentHashMap<>();
+    private final Map<Outcome, OutcomeMeters> outcomeMeters = new ConcurrentHashMap<>();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
     private volatile @Nullable MeterRegistry registry;
 
@@ -46,6 +50,7 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
     @Override
     public void bindTo(MeterRegistry meterRegistry) {
         this.registry = meterRegistry;
+        outcomeMeters.clear();
         try {
             queues.queueNames().forEach(this::registerGauges);
         } catch (RuntimeException unreadable) {
@@ -59,16 +64,24 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
         if (meters == null) {
             return;
         }
-        String queue = job.queueName();
-        registerGauges(queue);
-        Counter.builder("localqueue.jobs.processed")
+        OutcomeMeters recorded = outcomeMeters.computeIfAbsent(new Outcome(job.queueName(), outcome),
+                key -> register(meters, key));
+        recorded.processed.increment();
+        recorded.duration.record(handlerTime);
+    }
+
+    /** Builds the meters of one queue and outcome, once; its queue's gauges come with the first. */
+    private OutcomeMeters register(MeterRegistry meters, Outcome key) {
+        registerGauges(key.queue);
+        Counter processed = Counter.builder("localqueue.jobs.processed")
                 .description("Jobs whose handler finished, by outcome")
-                .tag("queue", queue).tag("outcome", outcome.tag())
-                .register(meters).increment();
-        Timer.builder("localqueue.job.duration")
+                .tag("queue", key.queue).tag("outcome", key.outcome.tag())
+                .register(meters);
+        Timer duration = Timer.builder("localqueue.job.duration")
                 .description("Time spent in job handlers")
-                .tag("queue", queue).tag("outcome", outcome.tag())
-                .register(meters).record(handlerTime);
+                .tag("queue", key.queue).tag("outcome", key.outcome.tag())
+                .register(meters);
+        return new OutcomeMeters(processed, duration);
     }
 
     private void registerGauges(String queue) {
@@ -109,5 +122,11 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
     }
 
     private record CachedStats(QueueStats stats, long readAt) {
+    }
+
+    private record Outcome(String queue, JobOutcome outcome) {
+    }
+
+    private record OutcomeMeters(Counter processed, Timer duration) {
     }
 }

@@ -6,6 +6,8 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.QueueSettings;
+import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,6 +27,19 @@ class LocalQueueDatabaseConfiguration {
         return properties.getDurability();
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    QueueSettings localQueueSettings(LocalQueueProperties properties, DeliveryPolicy delivery,
+                                     DurabilityMode durability) {
+        QueueSettings settings = QueueSettings.of(delivery, durability);
+        for (Map.Entry<String, LocalQueueProperties.Queue> queue : properties.getQueues().entrySet()) {
+            LocalQueueProperties.Queue configured = queue.getValue();
+            settings = settings.withQueue(queue.getKey(), configured.getDelivery().getLease(),
+                    configured.getDelivery().getMaxRetries(), configured.getMaxPendingJobs());
+        }
+        return settings;
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     LocalQueueDatabase localQueueDatabase(LocalQueueProperties properties) {
@@ -33,9 +48,8 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, LocalQueueProperties properties,
-                                          DeliveryPolicy delivery, DurabilityMode durability) {
-        return new LocalQueueRegistry(database, properties, delivery, durability);
+    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
+        return new LocalQueueRegistry(database, settings);
     }
 
     @Bean

@@ -2,7 +2,6 @@ package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
-import io.localqueue.spring.actuate.LocalQueueRetryEndpoint;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -11,12 +10,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The {@code localqueue} actuator endpoint, when actuator is present and the endpoint is available; its replay
- * operation exists only with {@code localqueue.actuator.retry-enabled=true}.
+ * The {@code localqueue} actuator endpoint, when actuator is present and the endpoint is available. Its write
+ * operation (dead-letter replay) follows Boot's endpoint access control: read-only unless
+ * {@code management.endpoint.localqueue.access=unrestricted}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LocalQueueAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -24,21 +25,10 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnAvailableEndpoint(LocalQueueEndpoint.class)
 public final class LocalQueueEndpointAutoConfiguration {
 
-    private static final String RETRY_ENABLED = "localqueue.actuator.retry-enabled";
-
     @Bean
-    @ConditionalOnMissingBean(LocalQueueEndpoint.class)
-    @ConditionalOnProperty(name = RETRY_ENABLED, havingValue = "false", matchIfMissing = true)
+    @ConditionalOnMissingBean
     LocalQueueEndpoint localQueueEndpoint(LocalQueueRegistry queues,
                                           ObjectProvider<QueueListenerEndpointRegistry> listeners) {
         return new LocalQueueEndpoint(queues, listeners.getIfAvailable());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean(LocalQueueEndpoint.class)
-    @ConditionalOnProperty(name = RETRY_ENABLED, havingValue = "true")
-    LocalQueueRetryEndpoint localQueueRetryEndpoint(LocalQueueRegistry queues,
-                                                    ObjectProvider<QueueListenerEndpointRegistry> listeners) {
-        return new LocalQueueRetryEndpoint(queues, listeners.getIfAvailable());
     }
 }

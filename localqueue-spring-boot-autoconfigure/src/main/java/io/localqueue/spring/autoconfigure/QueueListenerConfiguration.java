@@ -1,5 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
+import io.localqueue.Job;
+import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
@@ -14,15 +16,20 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 @Configuration(proxyBeanMethods = false)
 class QueueListenerConfiguration {
 
     /** The name of the container factory that {@code @QueueListener} methods use unless they name another. */
     static final String DEFAULT_FACTORY = "localQueueListenerContainerFactory";
+
+    private static final String CONFIGURER = "queueListenerContainerFactoryConfigurer";
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -31,13 +38,31 @@ class QueueListenerConfiguration {
         return new QueueListenerAnnotationBeanPostProcessor();
     }
 
+    @Bean(name = CONFIGURER)
+    @ConditionalOnMissingBean
+    @ConditionalOnThreading(Threading.PLATFORM)
+    QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurer(
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers) {
+        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null);
+    }
+
+    @Bean(name = CONFIGURER)
+    @ConditionalOnMissingBean
+    @ConditionalOnThreading(Threading.VIRTUAL)
+    QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurerVirtualThreads(
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers) {
+        SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("localqueue-listener-");
+        executor.setVirtualThreads(true);
+        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor);
+    }
+
     @Bean(name = DEFAULT_FACTORY)
     @ConditionalOnMissingBean(name = DEFAULT_FACTORY)
     QueueListenerContainerFactory localQueueListenerContainerFactory(LocalQueueRegistry queues,
-                                                                     LocalQueueProperties properties,
-                                                                     ObjectProvider<WorkerObserver> observers) {
-        return new DefaultQueueListenerContainerFactory(queues, properties.getListener(),
-                composite(observers.orderedStream().toList()));
+                                                                     QueueListenerContainerFactoryConfigurer configurer) {
+        DefaultQueueListenerContainerFactory factory = new DefaultQueueListenerContainerFactory(queues);
+        configurer.configure(factory);
+        return factory;
     }
 
     @Bean
@@ -49,7 +74,8 @@ class QueueListenerConfiguration {
         return new QueueListenerEndpointRegistry(collector, beanFactory, defaultFactory);
     }
 
-    private static WorkerObserver composite(List<WorkerObserver> observers) {
+    private static WorkerObserver composite(ObjectProvider<WorkerObserver> provider) {
+        List<WorkerObserver> observers = provider.orderedStream().toList();
         if (observers.isEmpty()) {
             return WorkerObserver.NONE;
         }
@@ -58,8 +84,7 @@ class QueueListenerConfiguration {
         }
         return new WorkerObserver() {
             @Override
-            public void jobFinished(io.localqueue.Job<?> job, io.localqueue.JobOutcome outcome, Duration handlerTime,
-                                    @Nullable Throwable error) {
+            public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
                 observers.forEach(observer -> observer.jobFinished(job, outcome, handlerTime, error));
             }
         };

@@ -3,57 +3,130 @@ package io.localqueue.spring.listener;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.WorkerObserver;
-import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Builds listener containers with the {@code localqueue.listener.*} defaults: each listener's own concurrency and
- * auto-startup win, its queue's lease sets the default heartbeat (a third of it), and every worker reports to the
- * observer (metrics).
+ * Builds listener containers: each listener's own concurrency and auto-startup win over this factory's, its queue's
+ * lease sets the default heartbeat ({@link Worker#defaultHeartbeatInterval}), and every worker reports to the
+ * observer (metrics). Without a task executor each listener's worker runs on threads of its own. The defaults are
+ * {@link Worker}'s; Spring Boot's auto-configuration applies {@code localqueue.listener.*} through
+ * {@code QueueListenerContainerFactoryConfigurer}.
+ *
+ * @since 0.1.0
  */
 public class DefaultQueueListenerContainerFactory implements QueueListenerContainerFactory {
 
     private final LocalQueueRegistry queues;
-    private final LocalQueueProperties.Listener defaults;
-    private final WorkerObserver observer;
+    private int concurrency = Worker.DEFAULT_CONCURRENCY;
+    private Duration pollInterval = Worker.DEFAULT_POLL_INTERVAL;
+    private @Nullable Duration heartbeatInterval;
+    private boolean autoStartup = true;
+    private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
+    private WorkerObserver observer = WorkerObserver.NONE;
+    private @Nullable Executor taskExecutor;
 
     /**
-     * Creates the factory.
+     * Creates the factory with {@link Worker}'s defaults.
      *
      * @param queues the application's queues
-     * @param defaults listener defaults
-     * @param observer told about every finished job
      */
-    public DefaultQueueListenerContainerFactory(LocalQueueRegistry queues, LocalQueueProperties.Listener defaults,
-                                                WorkerObserver observer) {
+    public DefaultQueueListenerContainerFactory(LocalQueueRegistry queues) {
         this.queues = queues;
-        this.defaults = defaults;
+    }
+
+    /**
+     * Sets how many invocations of a listener run at once, unless the listener says.
+     *
+     * @param concurrency at least 1, checked when a container is built
+     */
+    public void setConcurrency(int concurrency) {
+        this.concurrency = concurrency;
+    }
+
+    /**
+     * Sets how long an idle listener waits for a job before looking again.
+     *
+     * @param pollInterval positive, checked when a container is built
+     */
+    public void setPollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    /**
+     * Sets how often running jobs' leases are renewed; null means a third of each queue's lease.
+     *
+     * @param heartbeatInterval shorter than every listened queue's lease, or null
+     */
+    public void setHeartbeatInterval(@Nullable Duration heartbeatInterval) {
+        this.heartbeatInterval = heartbeatInterval;
+    }
+
+    /**
+     * Sets whether containers start with the context, unless the listener says.
+     *
+     * @param autoStartup the flag
+     */
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
+    }
+
+    /**
+     * Sets how long a stop waits for running invocations.
+     *
+     * @param shutdownTimeout zero or more
+     */
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /**
+     * Sets who is told about every finished job.
+     *
+     * @param observer the observer
+     */
+    public void setObserver(WorkerObserver observer) {
         this.observer = observer;
+    }
+
+    /**
+     * Sets the executor listeners' threads run on, such as one of virtual threads; it must run every listener's
+     * {@code concurrency} long-lived tasks at once. Null gives each listener threads of its own.
+     *
+     * @param taskExecutor the executor, or null
+     */
+    public void setTaskExecutor(@Nullable Executor taskExecutor) {
+        this.taskExecutor = taskExecutor;
     }
 
     @Override
     public QueueListenerContainer createContainer(QueueListenerEndpoint endpoint) {
-        boolean autoStartup = endpoint.autoStartup() != null ? endpoint.autoStartup() : defaults.isAutoStartup();
-        return new QueueListenerContainer(endpoint, () -> worker(endpoint), autoStartup);
+        boolean starts = endpoint.autoStartup() != null ? endpoint.autoStartup() : autoStartup;
+        return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts);
     }
 
     private <T> Worker<T> worker(QueueListenerEndpoint endpoint) {
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) endpoint.payloadType();
         SimpleQueue<T> queue = queues.queue(endpoint.queue(), type);
-        Duration heartbeat = defaults.getHeartbeatInterval() != null
-                ? defaults.getHeartbeatInterval() : queue.delivery().lease().dividedBy(3);
+        Duration heartbeat = heartbeatInterval != null ? heartbeatInterval
+                : Worker.defaultHeartbeatInterval(queue.delivery().lease());
         try {
             Worker.Builder<T> builder = Worker.builder(queue,
                             new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob()))
                     .name(endpoint.id())
-                    .concurrency(endpoint.concurrency() != null ? endpoint.concurrency() : defaults.getConcurrency())
-                    .pollInterval(defaults.getPollInterval())
-                    .shutdownTimeout(defaults.getShutdownTimeout())
+                    .concurrency(endpoint.concurrency() != null ? endpoint.concurrency() : concurrency)
+                    .pollInterval(pollInterval)
+                    .shutdownTimeout(shutdownTimeout)
                     .observer(observer);
             if (!heartbeat.isZero()) {
                 builder.heartbeatInterval(heartbeat);
+            }
+            Executor executor = taskExecutor;
+            if (executor != null) {
+                builder.executor(executor);
             }
             @SuppressWarnings("unchecked")
             Class<? extends Throwable>[] permanent = endpoint.permanentErrors().toArray(new Class[0]);

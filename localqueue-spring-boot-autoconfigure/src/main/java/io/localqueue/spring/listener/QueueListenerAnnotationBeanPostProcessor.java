@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -23,12 +24,15 @@ import org.springframework.util.StringUtils;
 
 /**
  * Finds {@link QueueListener} methods on beans as they are created, resolves their placeholders and checks their
- * signatures; it only collects endpoints, which {@link QueueListenerEndpointRegistry} turns into running
- * containers when the context starts.
+ * signatures; it only collects endpoints. {@link QueueListenerEndpointRegistry} takes those found so far when the
+ * context starts, and every one found later (a lazy or scoped bean created afterwards) as it is found.
+ *
+ * @since 0.1.0
  */
 public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
 
     private final List<QueueListenerEndpoint> endpoints = new ArrayList<>();
+    private @Nullable Consumer<QueueListenerEndpoint> receiver;
     private @Nullable ConfigurableBeanFactory beanFactory;
 
     @Override
@@ -57,6 +61,20 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
         return List.copyOf(endpoints);
     }
 
+    /**
+     * Hands every endpoint found so far to {@code receiver}, and each one found afterwards as it is found.
+     *
+     * @param receiver takes endpoints; called on the thread that found one, outside this collector's lock
+     */
+    public void handOver(Consumer<QueueListenerEndpoint> receiver) {
+        List<QueueListenerEndpoint> found;
+        synchronized (this) {
+            this.receiver = receiver;
+            found = List.copyOf(endpoints);
+        }
+        found.forEach(receiver);
+    }
+
     private void register(Object bean, String beanName, Method method, QueueListener annotation) {
         String where = beanName + "." + method.getName();
         if (method.getParameterCount() != 1) {
@@ -77,8 +95,13 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
                 concurrency(annotation.concurrency(), where), Arrays.asList(annotation.permanentErrors()),
                 bool(annotation.autoStartup()), StringUtils.hasText(annotation.containerFactory())
                         ? resolve(annotation.containerFactory()) : null);
+        Consumer<QueueListenerEndpoint> late;
         synchronized (this) {
             endpoints.add(endpoint);
+            late = receiver;
+        }
+        if (late != null) {
+            late.accept(endpoint);
         }
     }
 

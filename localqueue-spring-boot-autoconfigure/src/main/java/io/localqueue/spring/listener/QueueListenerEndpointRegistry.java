@@ -16,7 +16,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts the {@code @QueueListener} containers after every other bean is ready (a late lifecycle phase) and stops
- * them first on shutdown, all at once, each waiting up to its shutdown timeout for running invocations.
+ * them first on shutdown, all at once, each waiting up to its shutdown timeout for running invocations. A listener
+ * whose bean is created after the context started (lazy initialization, {@code @Lazy}, a scoped bean) gets its
+ * container then, started at once while the registry runs.
+ *
+ * @since 0.1.0
  */
 public class QueueListenerEndpointRegistry implements SmartLifecycle, DisposableBean {
 
@@ -30,6 +34,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
     private final QueueListenerContainerFactory defaultFactory;
     private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
     private volatile boolean running;
+    private volatile boolean handedOver;
 
     /**
      * Creates the registry.
@@ -46,22 +51,46 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
     }
 
     @Override
-    public synchronized void start() {
-        for (QueueListenerEndpoint endpoint : collector.endpoints()) {
-            if (!containers.containsKey(endpoint.id())) {
-                containers.put(endpoint.id(), factoryFor(endpoint).createContainer(endpoint));
-            } else if (containers.get(endpoint.id()).endpoint() != endpoint) {
+    public void start() {
+        synchronized (this) {
+            for (QueueListenerContainer container : containers.values()) {
+                startIfAutomatic(container);
+            }
+            running = true;
+        }
+        if (!handedOver) {
+            handedOver = true;
+            collector.handOver(this::register);
+        }
+    }
+
+    /**
+     * Adds a listener's container, started at once when the registry runs and the listener starts automatically.
+     *
+     * @param endpoint the listener
+     * @throws IllegalStateException when another listener has the same id
+     */
+    public synchronized void register(QueueListenerEndpoint endpoint) {
+        QueueListenerContainer existing = containers.get(endpoint.id());
+        if (existing != null) {
+            if (existing.endpoint() != endpoint) {
                 throw new IllegalStateException("two @QueueListener methods have the id '" + endpoint.id() + "'");
             }
+            return;
         }
-        for (QueueListenerContainer container : containers.values()) {
-            if (container.isAutoStartup()) {
-                container.start();
-                log.debug("Started @QueueListener '{}' on queue '{}'", container.endpoint().id(),
-                        container.endpoint().queue());
-            }
+        QueueListenerContainer container = factoryFor(endpoint).createContainer(endpoint);
+        containers.put(endpoint.id(), container);
+        if (running) {
+            startIfAutomatic(container);
         }
-        running = true;
+    }
+
+    private void startIfAutomatic(QueueListenerContainer container) {
+        if (container.isAutoStartup() && !container.isRunning()) {
+            container.start();
+            log.debug("Started @QueueListener '{}' on queue '{}'", container.endpoint().id(),
+                    container.endpoint().queue());
+        }
     }
 
     @Override

@@ -10,10 +10,10 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import io.localqueue.spring.ContextRunnerTestBase;
-import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
+import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueEndpointAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueHealthAutoConfiguration;
@@ -36,6 +36,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -66,18 +67,14 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
 
     @Test
     void endpointAutoConfiguredWhenExposed() {
-        onTempDir().withPropertyValues(EXPOSE).run(context -> {
-            assertThat(context).hasSingleBean(LocalQueueEndpoint.class);
-            assertThat(context).doesNotHaveBean(LocalQueueRetryEndpoint.class);
-        });
+        onTempDir().withPropertyValues(EXPOSE).run(context -> assertThat(context).hasSingleBean(LocalQueueEndpoint.class));
     }
 
     @Test
-    void endpointWithRetryOperationWhenRetryIsEnabled() {
-        onTempDir().withPropertyValues(EXPOSE, "localqueue.actuator.retry-enabled=true").run(context -> {
-            assertThat(context).hasSingleBean(LocalQueueEndpoint.class);
-            assertThat(context).getBean(LocalQueueEndpoint.class).isInstanceOf(LocalQueueRetryEndpoint.class);
-        });
+    void endpointIsReadOnlyUnlessAccessIsUnrestricted() {
+        assertThat(LocalQueueEndpoint.class.getAnnotation(Endpoint.class).defaultAccess()).isEqualTo(Access.READ_ONLY);
+        onTempDir().withPropertyValues(EXPOSE, "management.endpoint.localqueue.access=UNRESTRICTED")
+                .run(context -> assertThat(context).hasSingleBean(LocalQueueEndpoint.class));
     }
 
     @Test
@@ -190,8 +187,8 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
     void indicatorOverADamagedCopyReportsDown() throws Exception {
         Path damaged = databaseWithDamagedIndex();
         try (LocalQueueDatabase database = LocalQueueDatabase.open(damaged)) {
-            LocalQueueRegistry registry = new LocalQueueRegistry(database, new LocalQueueProperties(),
-                    DeliveryPolicy.defaults(), DurabilityMode.RELAXED);
+            LocalQueueRegistry registry = new LocalQueueRegistry(database,
+                    QueueSettings.of(DeliveryPolicy.defaults(), DurabilityMode.RELAXED));
             try {
                 Health health = new LocalQueueHealthIndicator(registry, Duration.ofMinutes(5), Clock.systemUTC())
                         .health(true);

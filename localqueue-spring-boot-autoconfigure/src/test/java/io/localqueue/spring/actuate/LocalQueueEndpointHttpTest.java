@@ -96,7 +96,7 @@ class LocalQueueEndpointHttpTest {
 
     @Test
     void retryMovesADeadLetterBackWhenEnabled() throws Exception {
-        ConfigurableApplicationContext app = start("localqueue.actuator.retry-enabled=true");
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
         long id = deadLetter(app, "parked");
 
         HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");

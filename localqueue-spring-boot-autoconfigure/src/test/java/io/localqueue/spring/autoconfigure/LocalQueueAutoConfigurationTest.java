@@ -9,12 +9,12 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import io.localqueue.WorkerObserver;
 import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
+import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.localqueue.spring.listener.QueueListenerContainerFactory;
@@ -100,11 +100,12 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
                 "localqueue.queues.emails.max-pending-jobs=2", "localqueue.queues.emails.delivery.lease=2s",
                 "localqueue.queues.reports.delivery.max-retries=1").run(context -> {
             LocalQueueRegistry registry = context.getBean(LocalQueueRegistry.class);
-            assertThat(registry.deliveryFor("emails")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(2), 7));
-            assertThat(registry.deliveryFor("reports")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(5), 1));
-            assertThat(registry.deliveryFor("other")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(5), 7));
-            assertThat(registry.maxPendingJobsFor("emails")).isEqualTo(2L);
-            assertThat(registry.maxPendingJobsFor("reports")).isNull();
+            QueueSettings settings = registry.settings();
+            assertThat(settings.deliveryFor("emails")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(2), 7));
+            assertThat(settings.deliveryFor("reports")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(5), 1));
+            assertThat(settings.deliveryFor("other")).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(5), 7));
+            assertThat(settings.maxPendingJobsFor("emails")).hasValue(2L);
+            assertThat(settings.maxPendingJobsFor("reports")).isEmpty();
 
             SimpleQueue<Object> emails = registry.queue("emails");
             assertThat(emails.delivery()).isEqualTo(new DeliveryPolicy(Duration.ofSeconds(2), 7));
@@ -125,7 +126,7 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     void listenerActuatorAndHealthPropertiesBind() {
         onTempDir().withPropertyValues("localqueue.listener.concurrency=3", "localqueue.listener.poll-interval=250ms",
                 "localqueue.listener.heartbeat-interval=2s", "localqueue.listener.auto-startup=false",
-                "localqueue.listener.shutdown-timeout=5s", "localqueue.actuator.retry-enabled=true",
+                "localqueue.listener.shutdown-timeout=5s",
                 "localqueue.health.integrity-check-interval=1m").run(context -> {
             LocalQueueProperties properties = context.getBean(LocalQueueProperties.class);
             assertThat(properties.getListener().getConcurrency()).isEqualTo(3);
@@ -133,7 +134,6 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
             assertThat(properties.getListener().getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(2));
             assertThat(properties.getListener().isAutoStartup()).isFalse();
             assertThat(properties.getListener().getShutdownTimeout()).isEqualTo(Duration.ofSeconds(5));
-            assertThat(properties.getActuator().isRetryEnabled()).isTrue();
             assertThat(properties.getHealth().getIntegrityCheckInterval()).isEqualTo(Duration.ofMinutes(1));
         });
     }
@@ -145,7 +145,6 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
             assertThat(properties.getListener().getConcurrency()).isEqualTo(1);
             assertThat(properties.getListener().getHeartbeatInterval()).isNull();
             assertThat(properties.getListener().isAutoStartup()).isTrue();
-            assertThat(properties.getActuator().isRetryEnabled()).isFalse();
         });
     }
 
@@ -288,8 +287,8 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     static class CountingRegistry extends LocalQueueRegistry {
         final List<String> opened = new CopyOnWriteArrayList<>();
 
-        CountingRegistry(LocalQueueDatabase database, LocalQueueProperties properties) {
-            super(database, properties, DeliveryPolicy.defaults(), DurabilityMode.RELAXED);
+        CountingRegistry(LocalQueueDatabase database, QueueSettings settings) {
+            super(database, settings);
         }
 
         @Override
@@ -302,8 +301,8 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     @Configuration(proxyBeanMethods = false)
     static class UserRegistry {
         @Bean
-        CountingRegistry myRegistry(LocalQueueDatabase database, LocalQueueProperties properties) {
-            return new CountingRegistry(database, properties);
+        CountingRegistry myRegistry(LocalQueueDatabase database, QueueSettings settings) {
+            return new CountingRegistry(database, settings);
         }
     }
 
@@ -324,8 +323,9 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     static class RecordingFactory extends DefaultQueueListenerContainerFactory {
         final List<String> created = new CopyOnWriteArrayList<>();
 
-        RecordingFactory(LocalQueueRegistry queues, LocalQueueProperties properties) {
-            super(queues, properties.getListener(), WorkerObserver.NONE);
+        RecordingFactory(LocalQueueRegistry queues, QueueListenerContainerFactoryConfigurer configurer) {
+            super(queues);
+            configurer.configure(this);
         }
 
         @Override
@@ -340,8 +340,8 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     static class UserContainerFactory {
         @Bean
         RecordingFactory localQueueListenerContainerFactory(LocalQueueRegistry queues,
-                                                            LocalQueueProperties properties) {
-            return new RecordingFactory(queues, properties);
+                                                            QueueListenerContainerFactoryConfigurer configurer) {
+            return new RecordingFactory(queues, configurer);
         }
     }
 
@@ -351,10 +351,9 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
 
         @Bean
         QueueListenerEndpointRegistry myEndpointRegistry(QueueListenerAnnotationBeanPostProcessor collector,
-                                                         BeanFactory beanFactory, LocalQueueRegistry queues,
-                                                         LocalQueueProperties properties) {
+                                                         BeanFactory beanFactory, LocalQueueRegistry queues) {
             mine = new QueueListenerEndpointRegistry(collector, beanFactory,
-                    new DefaultQueueListenerContainerFactory(queues, properties.getListener(), WorkerObserver.NONE));
+                    new DefaultQueueListenerContainerFactory(queues));
             return mine;
         }
     }

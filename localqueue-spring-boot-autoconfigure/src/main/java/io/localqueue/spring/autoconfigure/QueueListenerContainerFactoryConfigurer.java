@@ -1,0 +1,43 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.WorkerObserver;
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Applies {@code localqueue.listener.*}, the application's {@link WorkerObserver}s and, with virtual threads
+ * enabled, a virtual-thread executor to a {@link DefaultQueueListenerContainerFactory}; use it to build further
+ * factories that start from the same configuration.
+ *
+ * @since 0.1.0
+ */
+public final class QueueListenerContainerFactoryConfigurer {
+
+    private final LocalQueueProperties.Listener listener;
+    private final WorkerObserver observer;
+    private final @Nullable Executor taskExecutor;
+
+    QueueListenerContainerFactoryConfigurer(LocalQueueProperties.Listener listener, WorkerObserver observer,
+                                            @Nullable Executor taskExecutor) {
+        this.listener = listener;
+        this.observer = observer;
+        this.taskExecutor = taskExecutor;
+    }
+
+    /**
+     * Configures a factory with the listener properties, observers and task executor.
+     *
+     * @param factory the factory to configure
+     */
+    public void configure(DefaultQueueListenerContainerFactory factory) {
+        factory.setConcurrency(listener.getConcurrency());
+        factory.setPollInterval(listener.getPollInterval());
+        factory.setHeartbeatInterval(listener.getHeartbeatInterval());
+        factory.setAutoStartup(listener.isAutoStartup());
+        factory.setShutdownTimeout(listener.getShutdownTimeout());
+        factory.setObserver(observer);
+        factory.setTaskExecutor(taskExecutor);
+    }
+}
