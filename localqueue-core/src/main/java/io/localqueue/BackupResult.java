@@ -18,6 +18,8 @@ import java.util.List;
  * @param verified true: the backup passed a full integrity check
  * @param verificationMode how the backup was checked
  * @param verificationMessages the check's findings, "ok"
+ *
+ * @since 0.1.0
  */
 public record BackupResult(int schemaVersion, Path destination, Path databasePath, Duration elapsed,
                            long pagesCopied, long pageCount, long databaseSizeBytes, boolean verified,

@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when an ingestion checkpoint was changed by another writer since it was read; the batch that carried it rolls back.
+ *
+ * @since 0.1.0
  */
 public class CheckpointConflictException extends LocalQueueException {
 

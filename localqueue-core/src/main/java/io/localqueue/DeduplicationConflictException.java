@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when an identity already stored in a queue carries a different payload fingerprint; the whole write rolls back.
+ *
+ * @since 0.1.0
  */
 public class DeduplicationConflictException extends LocalQueueException {
 

@@ -9,6 +9,8 @@ import java.time.Duration;
  *
  * @param lease how long a claim is held before another worker may take the job; at least one millisecond
  * @param maxRetries how many deliveries may follow the first; zero means a failed first delivery is final
+ *
+ * @since 0.1.0
  */
 public record DeliveryPolicy(Duration lease, int maxRetries) {
 

@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * How hard a commit tries to reach the disk; neither mode protects against every hardware or filesystem fault.
+ *
+ * @since 0.1.0
  */
 public enum DurabilityMode {
 

@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * @param data the payload; null is refused when the batch is put
  * @param jobId the deduplication key, or null for none
  * @param <T> the payload type
+ *
+ * @since 0.1.0
  */
 public record EnqueueItem<T>(T data, @Nullable String jobId) {
 

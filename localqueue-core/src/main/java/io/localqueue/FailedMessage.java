@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param updatedAt when the job last changed state
  * @param decodeError "ExceptionClass: message" when the payload could not be decoded, else null
  * @param <T> the payload type
+ *
+ * @since 0.1.0
  */
 public record FailedMessage<T>(
         long id,

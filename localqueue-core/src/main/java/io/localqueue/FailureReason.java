@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Why a job became a dead letter, stored as text in {@code messages.failure_reason}; a stored value this version
  * does not know, or none at all, reads back as {@link #LEGACY_UNKNOWN}.
+ *
+ * @since 0.1.0
  */
 public enum FailureReason {
 

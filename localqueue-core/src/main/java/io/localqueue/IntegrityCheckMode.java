@@ -3,6 +3,8 @@ package io.localqueue;
 /**
  * How thoroughly {@code checkIntegrity} reads the file: {@code FULL} also cross-checks every index against its
  * table, {@code QUICK} skips that and runs in roughly linear time.
+ *
+ * @since 0.1.0
  */
 public enum IntegrityCheckMode {
 

@@ -13,6 +13,8 @@ import java.util.List;
  * @param ok true only when the only message is "ok"
  * @param messages SQLite's findings, including foreign-key violations, or just "ok"
  * @param elapsed how long the check took
+ *
+ * @since 0.1.0
  */
 public record IntegrityCheckResult(int schemaVersion, IntegrityCheckMode mode, int maxErrors, boolean ok,
                                    List<String> messages, Duration elapsed) {

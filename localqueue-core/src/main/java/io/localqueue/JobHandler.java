@@ -5,6 +5,8 @@ package io.localqueue;
  * permanent error, makes it a dead letter.
  *
  * @param <T> the payload type
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface JobHandler<T> {

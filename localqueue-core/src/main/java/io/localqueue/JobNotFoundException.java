@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when a message id does not name a row of this queue in the state the operation needs.
+ *
+ * @since 0.1.0
  */
 public class JobNotFoundException extends LocalQueueException {
 

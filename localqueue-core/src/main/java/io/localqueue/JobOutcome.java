@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * What a {@link Worker} did with one delivery after its handler finished.
+ *
+ * @since 0.1.0
  */
 public enum JobOutcome {
 

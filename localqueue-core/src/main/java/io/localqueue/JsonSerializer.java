@@ -12,6 +12,8 @@ import tools.jackson.databind.json.JsonMapper;
  * a database can be shared with it; a payload Jackson cannot write is refused before anything is stored.
  *
  * @param <T> the payload type
+ *
+ * @since 0.1.0
  */
 public final class JsonSerializer<T> implements Serializer<T> {
 

@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when a job's lease is no longer held: expired (even if not yet reclaimed), redelivered under a newer receipt, already settled, or the job belongs to another queue.
+ *
+ * @since 0.1.0
  */
 public class LeaseExpiredException extends LocalQueueException {
 

@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Root of every localqueue failure; SQLite errors beyond the retry budgets surface as this type with SQLite's own words.
+ *
+ * @since 0.1.0
  */
 public class LocalQueueException extends RuntimeException {
 

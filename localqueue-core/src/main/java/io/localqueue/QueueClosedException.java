@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown by every operation on a queue after {@code close()}, including waits that were in progress when it closed.
+ *
+ * @since 0.1.0
  */
 public class QueueClosedException extends LocalQueueException {
 

@@ -41,6 +41,8 @@ import org.jspecify.annotations.Nullable;
  * @param activeLeases leases not yet expired
  * @param expiredLeases leases expired but not yet reclaimed
  * @param oldestExpiredLeaseAgeSeconds how long ago the oldest expired lease ended, or null when none
+ *
+ * @since 0.1.0
  */
 public record QueueDiagnostics(
         int schemaVersion,

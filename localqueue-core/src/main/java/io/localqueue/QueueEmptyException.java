@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when no job could be claimed before the timeout, at once by {@code getNowait()}, or when the database is momentarily locked by another writer during a non-blocking claim.
+ *
+ * @since 0.1.0
  */
 public class QueueEmptyException extends LocalQueueException {
 

@@ -2,6 +2,8 @@ package io.localqueue;
 
 /**
  * Thrown when the queue stays at its {@code maxPendingJobs} limit for the whole timeout, or at once when a batch could never fit.
+ *
+ * @since 0.1.0
  */
 public class QueueFullException extends LocalQueueException {
 

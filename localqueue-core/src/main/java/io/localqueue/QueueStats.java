@@ -8,6 +8,8 @@ package io.localqueue;
  * @param processing jobs under a lease, including leases that expired but were not yet reclaimed
  * @param acked jobs acknowledged and not yet purged
  * @param failed dead letters not yet retried or purged
+ *
+ * @since 0.1.0
  */
 public record QueueStats(long ready, long processing, long acked, long failed) {
 

@@ -6,6 +6,8 @@ package io.localqueue;
  * {@code get} (or as a {@code decodeError} in {@code listFailed}).
  *
  * @param <T> the payload type
+ *
+ * @since 0.1.0
  */
 public interface Serializer<T> {
 

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -596,6 +595,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * Configures a {@link SimpleQueue}; every setter validates at once and names the bad parameter.
      *
      * @param <T> the payload type
+     *
+     * @since 0.1.0
      */
     public static final class Builder<T> {
 
@@ -684,7 +685,6 @@ public final class SimpleQueue<T> implements AutoCloseable {
          * @throws LocalQueueException when the directory or file cannot be used
          */
         public SimpleQueue<T> build() {
-            Objects.requireNonNull(path);
             Database database = shared != null ? shared.acquireShared() : LocalQueueDatabase.acquire(path);
             return new SimpleQueue<>(this, database);
         }

@@ -443,6 +443,8 @@ public final class Worker<T> implements AutoCloseable {
      * Configures a {@link Worker}; every setter validates at once and names the bad parameter.
      *
      * @param <T> the payload type
+     *
+     * @since 0.1.0
      */
     public static final class Builder<T> {
 

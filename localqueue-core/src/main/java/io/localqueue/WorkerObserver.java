@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Receives what a {@link Worker} does, for metrics and logs; called on the worker's threads, so it must be quick
  * and must not throw (anything it throws is logged and ignored).
+ *
+ * @since 0.1.0
  */
 public interface WorkerObserver {
 

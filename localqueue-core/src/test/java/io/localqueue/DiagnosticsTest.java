@@ -289,6 +289,15 @@ class DiagnosticsTest extends QueueTestBase {
     }
 
     @Test
+    void reportsTheVersionOfTheArtifactItRunsFrom() {
+        QueueDiagnostics diagnostics = open(builder -> builder.name("versions")).diagnostics();
+
+        assertThat(diagnostics.packageVersion()).isNotEqualTo("development")
+                .isEqualTo(System.getProperty("localqueue.test.projectVersion"));
+        assertThat(diagnostics.toMap()).containsEntry("package_version", diagnostics.packageVersion());
+    }
+
+    @Test
     void describesTheDatabaseFileInWalMode() {
         SimpleQueue<Object> queue = open(UnaryOperator.identity());
         queue.put("something to store");

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -663,6 +665,60 @@ class WorkerTest extends QueueTestBase {
         assertThat(calls.keySet()).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(calls.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
         assertThat(observer.outcomes()).hasSize(200).containsOnly(JobOutcome.ACKED);
+    }
+
+    // ---------------------------------------------------------------- threads
+
+    @Test
+    void aGivenExecutorRunsTheHandlersAndOutlivesTheWorker() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        queue.putMany(IntStream.range(0, 20).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
+        AtomicInteger made = new AtomicInteger();
+        ExecutorService executor = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "given-" + made.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<String> threads = new CopyOnWriteArrayList<>();
+            Worker<Object> worker = track(Worker.builder(queue, job -> threads.add(Thread.currentThread().getName()))
+                    .concurrency(3).executor(executor).observer(observer).build());
+            worker.start();
+
+            await().atMost(BOUND).until(() -> queue.stats().equals(new QueueStats(0, 0, 20, 0)));
+            assertThat(worker.stop()).isTrue();
+
+            assertThat(threads).hasSize(20).allSatisfy(name -> assertThat(name).startsWith("given-"));
+            assertThat(made).hasValue(3);
+            assertThat(executor.isShutdown()).as("the worker leaves a given executor alone").isFalse();
+            assertThat(observer.outcomes()).hasSize(20).containsOnly(JobOutcome.ACKED);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void anExecutorThatRefusesThreadsFailsTheStartAndLeavesTheJobsAlone() {
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        queue.put("untouched");
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        executor.shutdown();
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).concurrency(2).name("refused")
+                .executor(executor).build());
+
+        assertThatThrownBy(worker::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("refused").hasMessageContaining("2 of its 2 threads");
+        assertThat(worker.isRunning()).isFalse();
+        assertThat(worker.stop()).isTrue();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+    }
+
+    @Test
+    void aNullExecutorIsRefusedByName() {
+        Worker.Builder<Object> builder = Worker.builder(queue(DeliveryPolicy.defaults()), job -> { });
+
+        assertThatThrownBy(() -> builder.executor(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("executor");
     }
 
     // ---------------------------------------------------------------- support

@@ -86,6 +86,8 @@ public class LocalQueueProperties {
 
     /**
      * Lease and retry budget.
+     *
+     * @since 0.1.0
      */
     public static class Delivery {
 
@@ -118,6 +120,8 @@ public class LocalQueueProperties {
 
     /**
      * Settings of one queue.
+     *
+     * @since 0.1.0
      */
     public static class Queue {
 
@@ -147,6 +151,8 @@ public class LocalQueueProperties {
 
     /**
      * A queue's own lease and retry budget.
+     *
+     * @since 0.1.0
      */
     public static class DeliveryOverride {
 
@@ -179,6 +185,8 @@ public class LocalQueueProperties {
 
     /**
      * Defaults for @QueueListener methods; each listener may override concurrency and auto-startup.
+     *
+     * @since 0.1.0
      */
     public static class Listener {
 
@@ -252,6 +260,8 @@ public class LocalQueueProperties {
 
     /**
      * The localqueue health indicator.
+     *
+     * @since 0.1.0
      */
     public static class Health {
 

@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Puts jobs on the application's queues, serializing payloads of any type as JSON; each call commits before it
  * returns and, on a queue with {@code max-pending-jobs}, waits for room.
+ *
+ * @since 0.1.0
  */
 public class LocalQueueTemplate {
 

@@ -16,6 +16,8 @@ import java.lang.annotation.Target;
  * @QueueListener(queue = "emails", concurrency = "${mail.workers:4}", permanentErrors = InvalidAddress.class)
  * void send(Email email) { mailer.send(email); }
  * }</pre>
+ *
+ * @since 0.1.0
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)

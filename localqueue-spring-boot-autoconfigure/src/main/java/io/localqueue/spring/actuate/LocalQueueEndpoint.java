@@ -103,6 +103,8 @@ public class LocalQueueEndpoint {
      * Every queue of the application.
      *
      * @param queues by name
+     *
+     * @since 0.1.0
      */
     public record QueuesDescriptor(Map<String, QueueDescriptor> queues) {
     }
@@ -112,6 +114,8 @@ public class LocalQueueEndpoint {
      *
      * @param diagnostics its counts, ages and file facts
      * @param listeners the {@code @QueueListener} containers consuming it
+     *
+     * @since 0.1.0
      */
     public record QueueDescriptor(QueueDiagnostics diagnostics, List<ListenerDescriptor> listeners) {
     }
@@ -122,6 +126,8 @@ public class LocalQueueEndpoint {
      * @param id the listener id
      * @param running whether it is consuming
      * @param activeJobs how many jobs it is handling right now
+     *
+     * @since 0.1.0
      */
     public record ListenerDescriptor(String id, boolean running, int activeJobs) {
     }
@@ -133,6 +139,8 @@ public class LocalQueueEndpoint {
      * @param messageId the dead letter's id
      * @param retried whether it went back to the queue
      * @param message what happened
+     *
+     * @since 0.1.0
      */
     public record RetryDescriptor(String queue, long messageId, boolean retried, @Nullable String message) {
     }

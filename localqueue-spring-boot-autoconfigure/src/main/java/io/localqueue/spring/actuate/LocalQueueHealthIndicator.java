@@ -17,6 +17,8 @@ import org.springframework.boot.health.contributor.Health;
  * Health of the queue file: DOWN when it cannot be read or its quick integrity check fails (the check reads the
  * whole file, so its result is reused for a configurable interval); the details list each queue's counts and the
  * check's findings.
+ *
+ * @since 0.1.0
  */
 public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
 

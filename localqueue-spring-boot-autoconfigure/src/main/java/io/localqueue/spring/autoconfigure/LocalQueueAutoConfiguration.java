@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Import;
  * Auto-configuration of localqueue: the shared database on its own SQLite pool (never the application's
  * {@code DataSource}), the delivery and durability defaults, the queue registry, the {@code LocalQueueTemplate}
  * and the {@code @QueueListener} machinery; each bean backs off when the application defines its own.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration
 @ConditionalOnClass(SimpleQueue.class)

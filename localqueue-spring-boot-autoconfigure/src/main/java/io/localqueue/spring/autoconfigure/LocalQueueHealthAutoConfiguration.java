@@ -15,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The {@code localqueue} health indicator, when Spring Boot's health support is present and
  * {@code management.health.localqueue.enabled} is not false.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LocalQueueAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)

@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Micrometer meters for localqueue, when Micrometer is present and a {@link MeterRegistry} exists.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LocalQueueAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",

@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 /**
  * Runs one listener endpoint: a {@link Worker} over its queue, created afresh on every start, since a worker
  * runs once.
+ *
+ * @since 0.1.0
  */
 public class QueueListenerContainer {
 

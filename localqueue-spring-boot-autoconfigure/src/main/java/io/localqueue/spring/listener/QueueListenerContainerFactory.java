@@ -3,6 +3,8 @@ package io.localqueue.spring.listener;
 /**
  * Builds the container that runs a listener endpoint; name a bean of this type in
  * {@code @QueueListener(containerFactory = …)} to run some listeners differently.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface QueueListenerContainerFactory {

@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param permanentErrors exceptions that dead-letter a job at once
  * @param autoStartup whether it starts with the context, or null for the factory's default
  * @param containerFactory the factory bean name, or null for the default factory
+ *
+ * @since 0.1.0
  */
 public record QueueListenerEndpoint(String id, String queue, Object bean, Method method, Class<?> payloadType,
                                     boolean takesJob, @Nullable Integer concurrency,

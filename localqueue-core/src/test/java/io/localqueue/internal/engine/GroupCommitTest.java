@@ -1,0 +1,292 @@
+package io.localqueue.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.BackupResult;
+import io.localqueue.DurabilityMode;
+import io.localqueue.FailureReason;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.JobOutcome;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.QueueProfile;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.store.sqlite.SqliteQueueStore;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one batching mechanism: settlements and renewals submitted together share a transaction, each keeps its own
+ * fence and result, and a caller that waits returns only after the commit that holds its change.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class GroupCommitTest {
+
+    private static final String QUEUE = "batched";
+
+    @TempDir
+    Path dir;
+
+    private SqliteQueueStore sqlite;
+    private CountingStore store;
+    private GroupCommit groupCommit;
+
+    @BeforeEach
+    void open() {
+        sqlite = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
+        store = new CountingStore(sqlite);
+        groupCommit = new GroupCommit(store);
+    }
+
+    @AfterEach
+    void close() {
+        groupCommit.close();
+        sqlite.close();
+    }
+
+    @Test
+    void eachSettlementKeepsItsOwnFenceInASharedTransaction() {
+        List<ClaimedRow> rows = claim(3);
+        long now = System.currentTimeMillis();
+        List<Settlement> settlements = List.of(
+                Settlement.ack(QUEUE, rows.get(0).id(), rows.get(0).receipt(), now),
+                Settlement.ack(QUEUE, rows.get(1).id(), "not-its-receipt", now),
+                Settlement.deadLetter(QUEUE, rows.get(2).id(), rows.get(2).receipt(), now, "bad",
+                        FailureReason.PERMANENT_HANDLER_ERROR, null));
+        List<JobOutcome> outcomes = new ArrayList<>();
+
+        for (Settlement settlement : settlements) {
+            groupCommit.settleLater(settlement, DurabilityMode.RELAXED, (outcome, failure) -> outcomes.add(outcome));
+        }
+        groupCommit.flush();
+
+        assertThat(outcomes).containsExactlyInAnyOrder(JobOutcome.ACKED, JobOutcome.DISCARDED,
+                JobOutcome.DEAD_LETTERED);
+        assertThat(sqlite.stats(QUEUE)).isEqualTo(new QueueStats(0, 1, 1, 1));
+    }
+
+    @Test
+    void settlementsThatWaitWhileAnotherCommitsShareTheNextTransaction() throws Exception {
+        List<ClaimedRow> rows = claim(5);
+        CountDownLatch firstCommitHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirstCommit = new CountDownLatch(1);
+        store.holdFirstWrite(firstCommitHeld, releaseFirstCommit);
+        ExecutorService pool = Executors.newFixedThreadPool(rows.size());
+        try {
+            List<Future<JobOutcome>> outcomes = new ArrayList<>();
+            outcomes.add(pool.submit(() -> ack(rows.get(0))));
+            assertThat(firstCommitHeld.await(10, TimeUnit.SECONDS)).isTrue();
+            List<Thread> waiting = new ArrayList<>();
+            for (ClaimedRow row : rows.subList(1, rows.size())) {
+                CountDownLatch started = new CountDownLatch(1);
+                AtomicReference<Thread> thread = new AtomicReference<>();
+                outcomes.add(pool.submit(() -> {
+                    thread.set(Thread.currentThread());
+                    started.countDown();
+                    return ack(row);
+                }));
+                assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                waiting.add(thread.get());
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> waiting.stream()
+                    .allMatch(thread -> thread.getState() == Thread.State.WAITING));
+
+            releaseFirstCommit.countDown();
+            for (Future<JobOutcome> outcome : outcomes) {
+                assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(JobOutcome.ACKED);
+            }
+
+            assertThat(store.writes.get()).as("the first commit, then one for the four that waited").isEqualTo(2);
+            assertThat(sqlite.stats(QUEUE).acked()).isEqualTo(5);
+        } finally {
+            releaseFirstCommit.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private JobOutcome ack(ClaimedRow row) {
+        return groupCommit.settle(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
+                DurabilityMode.RELAXED);
+    }
+
+    @Test
+    void renewalsAndSettlementsShareTheMechanism() {
+        List<ClaimedRow> rows = claim(2);
+        long now = System.currentTimeMillis();
+
+        assertThat(groupCommit.renew(new Renewal(QUEUE, rows.get(0).id(), rows.get(0).receipt(), now, now + 90_000),
+                DurabilityMode.RELAXED)).isTrue();
+        assertThat(groupCommit.renew(new Renewal(QUEUE, rows.get(1).id(), "stale", now, now + 90_000),
+                DurabilityMode.RELAXED)).isFalse();
+        assertThat(groupCommit.settle(Settlement.release(QUEUE, rows.get(1).id(), rows.get(1).receipt(), now),
+                DurabilityMode.RELAXED)).isEqualTo(JobOutcome.RETRIED);
+        assertThat(sqlite.stats(QUEUE)).isEqualTo(new QueueStats(1, 1, 0, 0));
+    }
+
+    @Test
+    void aSettlementHandedOverIsReportedOnTheCommitterThreadAfterItsCommit() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        AtomicReference<String> reportedOn = new AtomicReference<>();
+        AtomicReference<QueueStats> seenAtReport = new AtomicReference<>();
+        CountDownLatch reported = new CountDownLatch(1);
+
+        groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
+                DurabilityMode.RELAXED, (outcome, failure) -> {
+                    reportedOn.set(Thread.currentThread().getName());
+                    seenAtReport.set(sqlite.stats(QUEUE));
+                    reported.countDown();
+                });
+
+        assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(reportedOn.get()).startsWith("localqueue-commit");
+        assertThat(seenAtReport.get().acked()).as("committed before it was reported").isEqualTo(1);
+    }
+
+    @Test
+    void aFailedTransactionFailsEveryChangeInIt() {
+        ClaimedRow row = claim(1).get(0);
+        sqlite.close();
+        AtomicReference<RuntimeException> handedOverFailure = new AtomicReference<>();
+
+        assertThatThrownBy(() -> groupCommit.settle(
+                Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()), DurabilityMode.RELAXED))
+                .isInstanceOf(LocalQueueException.class).hasMessageContaining("closed");
+        groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
+                DurabilityMode.RELAXED, (outcome, failure) -> handedOverFailure.set(failure));
+        groupCommit.flush();
+
+        assertThat(handedOverFailure.get()).isInstanceOf(LocalQueueException.class);
+    }
+
+    private List<ClaimedRow> claim(int count) {
+        List<NewJob> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            jobs.add(new NewJob(("\"job-" + i + "\"").getBytes(StandardCharsets.UTF_8), null));
+        }
+        long now = System.currentTimeMillis();
+        return sqlite.write(WriteOptions.standard(DurabilityMode.RELAXED), () -> { }, writes -> {
+            writes.enqueue(QUEUE, jobs, 3, now, 0);
+            return writes.claim(QUEUE, now, now + 60_000, count, true).rows();
+        });
+    }
+
+    /** The SQLite store, counting its write transactions; the first can be held before it starts. */
+    private static final class CountingStore implements QueueStore {
+        final AtomicInteger writes = new AtomicInteger();
+        private final QueueStore target;
+        private volatile CountDownLatch held;
+        private volatile CountDownLatch release;
+
+        CountingStore(QueueStore target) {
+            this.target = target;
+        }
+
+        void holdFirstWrite(CountDownLatch held, CountDownLatch release) {
+            writes.set(0);
+            this.held = held;
+            this.release = release;
+        }
+
+        @Override
+        public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+            if (writes.incrementAndGet() == 1 && held != null) {
+                held.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return target.write(options, ensureOpen, work);
+        }
+
+        @Override
+        public ClaimProbe probe(String queue) {
+            return target.probe(queue);
+        }
+
+        @Override
+        public QueueStats stats(String queue) {
+            return target.stats(queue);
+        }
+
+        @Override
+        public List<FailedRow> listFailed(String queue, int limit, int offset) {
+            return target.listFailed(queue, limit, offset);
+        }
+
+        @Override
+        public QueueDiagnostics diagnostics(QueueProfile profile, Clock clock) {
+            return target.diagnostics(profile, clock);
+        }
+
+        @Override
+        public List<String> queueNames() {
+            return target.queueNames();
+        }
+
+        @Override
+        public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+            return target.checkIntegrity(mode, maxErrors);
+        }
+
+        @Override
+        public BackupResult backup(Path destination) {
+            return target.backup(destination);
+        }
+
+        @Override
+        public void vacuum(Runnable ensureOpen) {
+            target.vacuum(ensureOpen);
+        }
+
+        @Override
+        public Wakeups wakeups() {
+            return target.wakeups();
+        }
+
+        @Override
+        public String location() {
+            return target.location();
+        }
+
+        @Override
+        public String engineVersion() {
+            return target.engineVersion();
+        }
+
+        @Override
+        public void close() {
+            target.close();
+        }
+    }
+}
