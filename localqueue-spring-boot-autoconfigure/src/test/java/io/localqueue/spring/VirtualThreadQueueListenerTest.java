@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
@@ -24,40 +25,41 @@ class VirtualThreadQueueListenerTest extends ContextRunnerTestBase {
     @Test
     @EnabledForJreRange(min = JRE.JAVA_21)
     void listenersRunOnVirtualThreadsWhenEnabled() {
-        onTempDir().withPropertyValues("spring.threads.virtual.enabled=true")
-                .withBean("threads", ThreadRecordingListener.class, ThreadRecordingListener::new).run(context -> {
-                    context.getBean(LocalQueueTemplate.class).put("threads", "where am I");
+        Thread thread = threadThatHandledAJob("spring.threads.virtual.enabled=true");
 
-                    ThreadRecordingListener listener = context.getBean(ThreadRecordingListener.class);
-                    await().atMost(BOUND).until(() -> !listener.threads.isEmpty());
-                    assertThat(isVirtual(listener.threads.get(0))).isTrue();
-                    assertThat(listener.threads.get(0).getName()).startsWith("localqueue-listener-");
-                });
+        assertThat(isVirtual(thread)).isTrue();
+        assertThat(thread.getName()).startsWith("localqueue-listener-");
     }
 
     @Test
     void listenersRunOnPlatformThreadsByDefault() {
-        onTempDir().withBean("threads", ThreadRecordingListener.class, ThreadRecordingListener::new).run(context -> {
-            context.getBean(LocalQueueTemplate.class).put("threads", "where am I");
+        Thread thread = threadThatHandledAJob();
 
-            ThreadRecordingListener listener = context.getBean(ThreadRecordingListener.class);
-            await().atMost(BOUND).until(() -> !listener.threads.isEmpty());
-            assertThat(isVirtual(listener.threads.get(0))).isFalse();
-            assertThat(listener.threads.get(0).getName()).startsWith("localqueue-worker-threads.handle-");
-        });
+        assertThat(isVirtual(thread)).isFalse();
+        assertThat(thread.getName()).startsWith("localqueue-worker-threads.handle-");
     }
 
     @Test
     @EnabledForJreRange(max = JRE.JAVA_20)
     void beforeJava21TheSettingLeavesListenersOnPlatformThreads() {
-        onTempDir().withPropertyValues("spring.threads.virtual.enabled=true")
+        Thread thread = threadThatHandledAJob("spring.threads.virtual.enabled=true");
+
+        assertThat(isVirtual(thread)).isFalse();
+    }
+
+    /** Starts a context with {@code properties}, puts one job and returns the thread its listener ran on. */
+    private Thread threadThatHandledAJob(String... properties) {
+        AtomicReference<Thread> handledOn = new AtomicReference<>();
+        onTempDir().withPropertyValues(properties)
                 .withBean("threads", ThreadRecordingListener.class, ThreadRecordingListener::new).run(context -> {
                     context.getBean(LocalQueueTemplate.class).put("threads", "where am I");
 
                     ThreadRecordingListener listener = context.getBean(ThreadRecordingListener.class);
                     await().atMost(BOUND).until(() -> !listener.threads.isEmpty());
-                    assertThat(isVirtual(listener.threads.get(0))).isFalse();
+                    handledOn.set(listener.threads.get(0));
                 });
+        assertThat(handledOn.get()).as("a listener ran").isNotNull();
+        return handledOn.get();
     }
 
     /** {@code Thread.isVirtual()} exists from Java 21; this module compiles for 17. */

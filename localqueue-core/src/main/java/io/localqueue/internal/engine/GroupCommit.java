@@ -123,7 +123,7 @@ final class GroupCommit implements AutoCloseable {
             thread = committer;
             committer = null;
         }
-        if (thread != null) {
+        if (thread != null && thread != Thread.currentThread()) {
             handedOver.release();
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(30));

@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One logical queue over a shared {@link Database}, working in bytes: claims that wait ({@link Claims}), enqueue with
  * backpressure, fenced settlements through the database's {@link GroupCommit}, lease reclaim and maintenance. Each
- * operation is one transition of the {@link QueueStore}; the typed public facades sit on top.
+ * operation is one transition of the {@link QueueStore}; the typed public facades sit on top. It is the queue's
+ * whole surface below the API, one short, documented method per operation, which is most of its length.
  */
 public final class QueueEngine {
 

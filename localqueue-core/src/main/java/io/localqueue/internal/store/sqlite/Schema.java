@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -127,16 +126,9 @@ final class Schema {
         if (!tables(connection).contains("messages") || !columns(connection).containsAll(ADDED_COLUMNS)) {
             return false;
         }
-        Set<String> indexes = new LinkedHashSet<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(
-                     "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'")) {
-            while (rows.next()) {
-                indexes.add(rows.getString(1));
-            }
-        }
-        return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
-                "idx_messages_queue_status", "idx_messages_claim"));
+        return names(connection, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'")
+                .containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key", "idx_messages_queue_status",
+                        "idx_messages_claim"));
     }
 
     private static int layoutVersion(Connection connection) throws SQLException {
@@ -148,25 +140,22 @@ final class Schema {
     }
 
     private static Set<String> tables(Connection connection) throws SQLException {
+        return names(connection,
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    }
+
+    private static Set<String> columns(Connection connection) throws SQLException {
+        return names(connection, "SELECT name FROM pragma_table_info('messages')");
+    }
+
+    /** Reads the first column of every row a catalogue query returns, in order. */
+    private static Set<String> names(Connection connection, String sql) throws SQLException {
         Set<String> names = new LinkedHashSet<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(
-                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {
                 names.add(rows.getString(1));
             }
         }
         return names;
-    }
-
-    private static Set<String> columns(Connection connection) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT name FROM pragma_table_info('messages')")) {
-            while (rows.next()) {
-                names.add(rows.getString(1));
-            }
-        }
-        return new LinkedHashSet<>(names);
     }
 }
