@@ -72,11 +72,14 @@ public class LocalQueueEndpoint {
      *
      * @param queue the queue name
      * @param messageId the dead letter's id
-     * @return what happened; a missing id, one that is not a dead letter of this queue, or a full queue is reported,
-     *         not thrown
+     * @return what happened; a queue the application does not know (which is left uncreated), a missing id, one that
+     *         is not a dead letter of this queue, or a full queue is reported, not thrown
      */
     @WriteOperation
     public RetryDescriptor retry(@Selector String queue, long messageId) {
+        if (!queues.queueNames().contains(queue)) {
+            return new RetryDescriptor(queue, messageId, false, "the application has no queue '" + queue + "'");
+        }
         try {
             queues.queue(queue).retryFailed(messageId);
             return new RetryDescriptor(queue, messageId, true, "moved back to the queue");

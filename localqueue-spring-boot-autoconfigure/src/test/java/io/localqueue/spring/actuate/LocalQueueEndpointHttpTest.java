@@ -118,6 +118,20 @@ class LocalQueueEndpointHttpTest {
         assertThat(JSON.readTree(missing.body()).path("retried").asBoolean()).isFalse();
     }
 
+    @Test
+    void retryOnAQueueTheApplicationDoesNotKnowLeavesNoQueueBehind() throws Exception {
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+
+        HttpResponse<String> response = post(app, "/actuator/localqueue/typo", "{\"messageId\": 1}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("retried").asBoolean()).isFalse();
+        assertThat(body.path("message").asString()).contains("no queue 'typo'");
+        assertThat(get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(get(app, "/actuator/localqueue").body()).path("queues").has("typo")).isFalse();
+    }
+
     // ---------------------------------------------------------------- support
 
     private ConfigurableApplicationContext start(String... extra) {
