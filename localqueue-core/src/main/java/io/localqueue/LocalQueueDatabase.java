@@ -58,8 +58,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
             throw new IllegalArgumentException("directory must not be null");
         }
         Path canonical = SqliteQueueStore.prepareDirectory(directory);
-        return new LocalQueueDatabase(directory, canonical.resolve(FILE_NAME),
-                Database.acquire(canonical, SqliteQueueStore::open));
+        return new LocalQueueDatabase(directory, canonical.resolve(FILE_NAME), acquireCanonical(canonical));
     }
 
     /**
@@ -69,7 +68,12 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return a reference to close with the queue
      */
     static Database acquire(Path directory) {
-        return Database.acquire(SqliteQueueStore.prepareDirectory(directory), SqliteQueueStore::open);
+        return acquireCanonical(SqliteQueueStore.prepareDirectory(directory));
+    }
+
+    /** The one place that chooses the store of a queue directory: the SQLite file in it, shared in this JVM. */
+    private static Database acquireCanonical(Path canonicalDirectory) {
+        return Database.acquire(canonicalDirectory, SqliteQueueStore::open);
     }
 
     /**

@@ -211,7 +211,8 @@ public final class QueueEngine {
      * @param id the message id
      * @param receipt the delivery's receipt
      * @param lastError the diagnostic of a retry or dead letter, or null
-     * @param reason why a dead letter failed, or null
+     * @param reason why a dead letter failed, or the reason stored once a retry spends the budget; null only for
+     *               an acknowledgement
      * @param done told the outcome, or the failure of its transaction
      */
     public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,

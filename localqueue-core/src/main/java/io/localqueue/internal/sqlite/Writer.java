@@ -41,7 +41,7 @@ public final class Writer implements AutoCloseable {
     private final Path file;
     private final ReentrantLock lock = new ReentrantLock();
     private final WriteGate gate;
-    private @Nullable Session session;
+    private final Session session;
     private @Nullable DurabilityMode sessionMode;
     private boolean closed;
 
@@ -105,13 +105,11 @@ public final class Writer implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
-            closed = true;
-            Session open = session;
-            session = null;
-            if (open != null) {
-                open.close();
+            if (!closed) {
+                closed = true;
+                session.close();
+                gate.close();
             }
-            gate.close();
         } finally {
             lock.unlock();
         }
@@ -200,20 +198,15 @@ public final class Writer implements AutoCloseable {
         if (closed) {
             throw new LocalQueueException("database " + file + " is closed");
         }
-        Session writer = session;
-        try {
-            if (writer == null) {
-                writer = openSession();
-                session = writer;
+        if (mode != sessionMode) {
+            try {
+                session.execute("PRAGMA synchronous = " + mode.synchronousLevel());
+            } catch (SQLException failure) {
+                throw SqliteErrors.wrap("setting synchronous = " + mode.synchronousLevel() + " on " + file, failure);
             }
-            if (mode != sessionMode) {
-                writer.execute("PRAGMA synchronous = " + mode.synchronousLevel());
-                sessionMode = mode;
-            }
-            return writer;
-        } catch (SQLException failure) {
-            throw SqliteErrors.wrap("opening the writer connection of " + file, failure);
+            sessionMode = mode;
         }
+        return session;
     }
 
     /**
@@ -229,7 +222,6 @@ public final class Writer implements AutoCloseable {
             opened.close();
             throw failure;
         }
-        sessionMode = null;
         return opened;
     }
 

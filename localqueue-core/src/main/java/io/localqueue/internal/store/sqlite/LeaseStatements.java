@@ -149,12 +149,13 @@ final class LeaseStatements {
         statement.setLong(at + 3, now);
     }
 
+    /** The caller decides every failure reason; a retry or dead letter without one is a bug, not a default. */
     private static FailureReason reasonOf(Settlement settlement) {
         FailureReason reason = settlement.reason();
-        if (reason != null) {
-            return reason;
+        if (reason == null) {
+            throw new IllegalStateException("a " + settlement.kind() + " settlement of job " + settlement.id()
+                    + " carries no failure reason");
         }
-        return settlement.kind() == Settlement.Kind.RETRY ? FailureReason.RETRIES_EXHAUSTED
-                : FailureReason.PERMANENT_HANDLER_ERROR;
+        return reason;
     }
 }
