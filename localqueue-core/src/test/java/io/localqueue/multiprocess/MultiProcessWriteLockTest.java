@@ -111,7 +111,7 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
             Database database = Database.acquire(SqliteQueueStore.prepareDirectory(dir), SqliteQueueStore::open);
             try {
                 assertThatThrownBy(() -> database.store().write(
-                        WriteOptions.within(DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300)), () -> { },
+                        WriteOptions.within("test", DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300)), () -> { },
                         writes -> writes.claim("default", System.currentTimeMillis(), Long.MAX_VALUE, 10, true)))
                         .isInstanceOf(DatabaseBusyException.class)
                         .hasMessageContaining("writers' line");

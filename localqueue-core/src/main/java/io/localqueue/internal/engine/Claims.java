@@ -102,7 +102,8 @@ final class Claims {
     private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
         ClaimBatch claim;
         try {
-            WriteOptions options = nowait ? WriteOptions.nowait(durability) : WriteOptions.onceInLine(durability);
+            WriteOptions options = nowait ? WriteOptions.nowait("claim", durability)
+                    : WriteOptions.onceInLine("claim", durability);
             claim = store.write(options, ensureOpen, writes -> {
                 long now = clock.millis();
                 boolean lookForExpired = leaseExpiry.due(now);

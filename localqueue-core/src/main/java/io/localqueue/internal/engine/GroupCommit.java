@@ -213,7 +213,7 @@ final class GroupCommit implements AutoCloseable {
         FencedResults results = null;
         RuntimeException failure = null;
         try {
-            results = store.write(WriteOptions.standard(mode), () -> { }, writes -> writes.settle(settlements,
+            results = store.write(WriteOptions.standard("settle", mode), () -> { }, writes -> writes.settle(settlements,
                     renewals));
         } catch (RuntimeException failed) {
             failure = failed;

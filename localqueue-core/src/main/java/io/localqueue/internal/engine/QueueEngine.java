@@ -106,7 +106,7 @@ public final class QueueEngine {
         Deadline deadline = Deadline.after(timeoutNanos);
         while (true) {
             long seen = waits.version();
-            Enqueued outcome = store.write(WriteOptions.standard(durability), ensureOpen,
+            Enqueued outcome = store.write(WriteOptions.standard("enqueue", durability), ensureOpen,
                     writes -> writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs));
             List<Long> ids = outcome.ids();
             if (ids != null) {
@@ -272,7 +272,7 @@ public final class QueueEngine {
      * @return how many moved
      */
     public int reclaimExpiredLeases() {
-        int moved = store.write(WriteOptions.standard(durability), ensureOpen,
+        int moved = store.write(WriteOptions.standard("reclaim", durability), ensureOpen,
                 writes -> writes.reclaimExpired(queue, clock.millis()));
         if (moved > 0) {
             wakeWaiters();
@@ -310,7 +310,7 @@ public final class QueueEngine {
      * @throws QueueFullException when the queue is at its limit
      */
     public void retryFailed(long id) {
-        DeadLetterRetry retry = store.write(WriteOptions.standard(durability), ensureOpen,
+        DeadLetterRetry retry = store.write(WriteOptions.standard("retry-failed", durability), ensureOpen,
                 writes -> writes.retryFailed(queue, id, clock.millis(), maxPendingJobs));
         switch (retry) {
             case NOT_A_DEAD_LETTER ->
@@ -329,7 +329,7 @@ public final class QueueEngine {
      * @return how many rows were deleted
      */
     public int purge(long olderThanMillis, boolean includeFailed) {
-        return store.write(WriteOptions.standard(durability), ensureOpen,
+        return store.write(WriteOptions.standard("purge", durability), ensureOpen,
                 writes -> writes.purge(queue, clock.millis() - olderThanMillis, includeFailed));
     }
 

@@ -12,11 +12,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The read connections of one file: a fixed handful of sessions, opened as they are first needed and lent one
  * thread at a time. A general-purpose pool would hide when a physical connection closes, and each session's held
- * statements must close with it; a few connections to a local file need no validation, eviction or resizing.
+ * statements must close with it; a few connections to a local file need no validation, eviction or resizing. A
+ * session that met a SQLite failure is closed rather than lent again, so a transient fault costs one read.
  */
 public final class ReaderPool implements AutoCloseable {
 
     private static final long BORROW_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How often a borrower waiting for a free session looks whether a discarded one left room to open another. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final SqliteConnector connector;
     private final int size;
@@ -47,11 +50,30 @@ public final class ReaderPool implements AutoCloseable {
      */
     public <R extends @Nullable Object> R withSession(SessionWork<R> work) throws SQLException {
         Session session = borrow();
+        boolean healthy = false;
         try {
-            return work.run(session);
+            R result = work.run(session);
+            healthy = true;
+            return result;
+        } catch (SQLException | RuntimeException failure) {
+            healthy = SqliteErrors.isBusy(failure)
+                    || !(failure instanceof SQLException || SqliteErrors.fromSqlite(failure));
+            throw failure;
         } finally {
-            giveBack(session);
+            if (healthy) {
+                giveBack(session);
+            } else {
+                discard(session);
+            }
         }
+    }
+
+    /** Closes a session a SQLite failure may have left half-run; a later borrow opens a fresh one in its place. */
+    private void discard(Session session) {
+        synchronized (this) {
+            all.remove(session);
+        }
+        session.close();
     }
 
     /** Closes every session; sessions on loan close when they come back. */
@@ -65,32 +87,40 @@ public final class ReaderPool implements AutoCloseable {
     }
 
     private Session borrow() throws SQLException {
+        long deadline = System.nanoTime() + BORROW_TIMEOUT_NANOS;
         Session session = idle.poll();
-        if (session != null) {
-            return session;
-        }
-        synchronized (this) {
-            if (closed) {
-                throw new LocalQueueException("the read connections of " + connector.file() + " are closed");
+        while (session == null) {
+            session = openIfRoom();
+            if (session != null) {
+                return session;
             }
-            if (all.size() < size) {
-                Session opened = connector.open();
-                all.add(opened);
-                return opened;
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                throw new LocalQueueException("no read connection to " + connector.file() + " became free within "
+                        + TimeUnit.NANOSECONDS.toSeconds(BORROW_TIMEOUT_NANOS) + " s");
             }
-        }
-        try {
-            session = idle.poll(BORROW_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new LocalQueueException("interrupted while waiting for a read connection to " + connector.file(),
-                    interrupted);
-        }
-        if (session == null) {
-            throw new LocalQueueException("no read connection to " + connector.file() + " became free within "
-                    + TimeUnit.NANOSECONDS.toSeconds(BORROW_TIMEOUT_NANOS) + " s");
+            try {
+                session = idle.poll(Math.min(remaining, RECHECK_NANOS), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new LocalQueueException("interrupted while waiting for a read connection to "
+                        + connector.file(), interrupted);
+            }
         }
         return session;
+    }
+
+    /** Opens another session when fewer than {@code size} exist, or returns null. */
+    private synchronized @Nullable Session openIfRoom() throws SQLException {
+        if (closed) {
+            throw new LocalQueueException("the read connections of " + connector.file() + " are closed");
+        }
+        if (all.size() >= size) {
+            return null;
+        }
+        Session opened = connector.open();
+        all.add(opened);
+        return opened;
     }
 
     private void giveBack(Session session) {

@@ -32,6 +32,16 @@ public final class SqliteErrors {
     }
 
     /**
+     * Tells whether SQLite raised a failure or one of its causes, as opposed to the library's own checks.
+     *
+     * @param failure the failure to inspect
+     * @return true when a SQLite error is among its causes
+     */
+    public static boolean fromSqlite(@Nullable Throwable failure) {
+        return find(failure) != null;
+    }
+
+    /**
      * Wraps a failure in a {@link LocalQueueException} whose message carries SQLite's own words; a localqueue
      * failure is returned as it is.
      *

@@ -22,6 +22,10 @@ import org.sqlite.SQLiteException;
  * ({@link WriteGate}) and runs {@code BEGIN IMMEDIATE} … {@code COMMIT} with SQLite's busy wait off. An attempt that
  * finds another process holding SQLite's lock rolls back and, within the write's budget, tries again after a
  * jittered pause taken outside the in-process lock.
+ *
+ * <p>Any other failure (a full disk, an I/O error, a damaged page) costs only the call that met it: the connection
+ * is closed, which rolls back whatever SQLite left open and drops statements the driver may have left half-run, and
+ * the next write opens a fresh one.
  */
 public final class Writer implements AutoCloseable {
 
@@ -41,7 +45,7 @@ public final class Writer implements AutoCloseable {
     private final Path file;
     private final ReentrantLock lock = new ReentrantLock();
     private final WriteGate gate;
-    private final Session session;
+    private @Nullable Session session;
     private @Nullable DurabilityMode sessionMode;
     private boolean closed;
 
@@ -62,6 +66,7 @@ public final class Writer implements AutoCloseable {
      * Runs {@code work} in one write transaction at {@code durability}, retrying the whole transaction while
      * another process holds the write lock.
      *
+     * @param transaction what the transaction does, which names its {@link Failpoints}
      * @param durability the synchronous level of this commit
      * @param retryBudgetNanos how long to keep trying on lock contention; zero makes one attempt
      * @param lineWaitNanos how long each attempt may wait for its turn in the writers' line; zero only takes a free
@@ -72,24 +77,27 @@ public final class Writer implements AutoCloseable {
      * @return what {@code work} returned, after the commit
      * @throws DatabaseBusyException when the write lock stayed taken for the whole budget
      */
-    public <R extends @Nullable Object> R write(DurabilityMode durability, long retryBudgetNanos, long lineWaitNanos,
+    public <R extends @Nullable Object> R write(String transaction, DurabilityMode durability, long retryBudgetNanos, long lineWaitNanos,
                                                 Runnable ensureOpen, SessionWork<R> work) {
         return retrying(durability, retryBudgetNanos, lineWaitNanos, ensureOpen,
-                writer -> transaction(writer, work));
+                writer -> transaction(transaction, writer, work));
     }
 
     /**
      * Runs one statement that cannot be inside a transaction, such as {@code VACUUM}, retrying on lock contention
      * like {@link #write}.
      *
+     * @param transaction what the statement does, which names its {@link Failpoints}
      * @param sql the statement
      * @param budgetNanos how long to keep trying on lock contention
      * @param ensureOpen throws when the caller was closed, checked before every attempt
      */
-    public void writeOutsideTransaction(String sql, long budgetNanos, Runnable ensureOpen) {
+    public void writeOutsideTransaction(String transaction, String sql, long budgetNanos, Runnable ensureOpen) {
         retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos, ensureOpen, writer -> {
             try {
+                Failpoints.reach(transaction, Failpoints.Stage.BEFORE_COMMIT);
                 writer.execute(sql);
+                Failpoints.reach(transaction, Failpoints.Stage.AFTER_COMMIT);
                 return Attempt.done(null);
             } catch (SQLException failure) {
                 if (SqliteErrors.isBusy(failure)) {
@@ -107,7 +115,7 @@ public final class Writer implements AutoCloseable {
         try {
             if (!closed) {
                 closed = true;
-                session.close();
+                discardSession();
                 gate.close();
             }
         } finally {
@@ -160,12 +168,18 @@ public final class Writer implements AutoCloseable {
         try {
             return runner.run(writer);
         } catch (SQLException failure) {
+            discardSession();
             ensureOpen.run();
             throw SqliteErrors.wrap("writing to " + file, failure);
+        } catch (RuntimeException failure) {
+            if (SqliteErrors.fromSqlite(failure)) {
+                discardSession();
+            }
+            throw failure;
         }
     }
 
-    private <R extends @Nullable Object> Attempt<R> transaction(Session writer, SessionWork<R> work)
+    private <R extends @Nullable Object> Attempt<R> transaction(String name, Session writer, SessionWork<R> work)
             throws SQLException {
         try {
             writer.control("BEGIN IMMEDIATE");
@@ -178,8 +192,10 @@ public final class Writer implements AutoCloseable {
         boolean committed = false;
         try {
             R value = work.run(writer);
+            Failpoints.reach(name, Failpoints.Stage.BEFORE_COMMIT);
             writer.control("COMMIT");
             committed = true;
+            Failpoints.reach(name, Failpoints.Stage.AFTER_COMMIT);
             return Attempt.done(value);
         } catch (RuntimeException | SQLException failure) {
             if (SqliteErrors.isBusy(failure)) {
@@ -198,15 +214,35 @@ public final class Writer implements AutoCloseable {
         if (closed) {
             throw new LocalQueueException("database " + file + " is closed");
         }
+        Session current = session;
+        if (current == null) {
+            try {
+                current = openSession();
+            } catch (SQLException failure) {
+                throw SqliteErrors.wrap("reopening the writer connection to " + file, failure);
+            }
+            session = current;
+        }
         if (mode != sessionMode) {
             try {
-                session.execute("PRAGMA synchronous = " + mode.synchronousLevel());
+                current.execute("PRAGMA synchronous = " + mode.synchronousLevel());
             } catch (SQLException failure) {
+                discardSession();
                 throw SqliteErrors.wrap("setting synchronous = " + mode.synchronousLevel() + " on " + file, failure);
             }
             sessionMode = mode;
         }
-        return session;
+        return current;
+    }
+
+    /** Closes the writer connection after a failure; the caller holds the lock, and the next write reopens it. */
+    private void discardSession() {
+        Session current = session;
+        session = null;
+        sessionMode = null;
+        if (current != null) {
+            current.close();
+        }
     }
 
     /**
@@ -225,12 +261,13 @@ public final class Writer implements AutoCloseable {
         return opened;
     }
 
-    private static void rollbackQuietly(Session writer) {
+    /** Rolls back after a failed attempt; a rollback that fails leaves the connection in doubt, so it is closed. */
+    private void rollbackQuietly(Session writer) {
         try {
             writer.control("ROLLBACK");
         } catch (SQLException failure) {
-            // SQLite may already have rolled back (for example after SQLITE_FULL); nothing is left to undo.
-            log.trace("Rollback found no open transaction", failure);
+            log.debug("Rollback on {} failed; the writer connection is reopened", file, failure);
+            discardSession();
         }
     }
 

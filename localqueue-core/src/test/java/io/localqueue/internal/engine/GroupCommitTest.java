@@ -193,7 +193,7 @@ class GroupCommitTest {
             jobs.add(new NewJob(("\"job-" + i + "\"").getBytes(StandardCharsets.UTF_8), null));
         }
         long now = System.currentTimeMillis();
-        return sqlite.write(WriteOptions.standard(DurabilityMode.RELAXED), () -> { }, writes -> {
+        return sqlite.write(WriteOptions.standard("test", DurabilityMode.RELAXED), () -> { }, writes -> {
             writes.enqueue(QUEUE, jobs, 3, now, 0);
             return writes.claim(QUEUE, now, now + 60_000, count, true).rows();
         });

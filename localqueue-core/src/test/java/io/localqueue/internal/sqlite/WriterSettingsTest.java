@@ -48,7 +48,7 @@ class WriterSettingsTest {
     }
 
     private long pragma(DurabilityMode mode, String name) {
-        Long value = writer.write(mode, 0, 0, () -> { },
+        Long value = writer.write("test", mode, 0, 0, () -> { },
                 session -> session.queryLong("PRAGMA " + name, statement -> { }));
         return value == null ? -1 : value;
     }

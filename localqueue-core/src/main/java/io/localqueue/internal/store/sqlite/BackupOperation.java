@@ -4,6 +4,7 @@ import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.sqlite.Failpoints;
 import io.localqueue.internal.sqlite.ReaderPool;
 import io.localqueue.internal.sqlite.SqliteConnector;
 import io.localqueue.internal.sqlite.SqliteErrors;
@@ -63,13 +64,15 @@ final class BackupOperation {
                         + String.join("; ", verification.check.messages()));
             }
             deleteSidecars(staged);
+            Failpoints.reach("backup", Failpoints.Stage.BEFORE_COMMIT);
             Files.move(staged, file, StandardCopyOption.ATOMIC_MOVE);
+            Failpoints.reach("backup", Failpoints.Stage.AFTER_COMMIT);
             long size = Files.size(file);
             complete = true;
             return new BackupResult(BackupResult.SCHEMA_VERSION, destination, destination.resolve(SqliteQueueStore.FILE_NAME),
                     Duration.ofNanos(System.nanoTime() - start), verification.pageCount, verification.pageCount,
                     size, true, IntegrityCheckMode.FULL, verification.check.messages());
-        } catch (IOException failure) {
+        } catch (IOException | SQLException failure) {
             throw new LocalQueueException("backup to " + destination + " failed: " + failure, failure);
         } finally {
             if (!complete) {

@@ -6,6 +6,7 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
+import io.localqueue.internal.sqlite.Failpoints;
 import io.localqueue.internal.sqlite.ReaderPool;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.sqlite.SessionWork;
@@ -114,8 +115,8 @@ public final class SqliteQueueStore implements QueueStore {
     public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
         ensureOpen.run();
         requireOpen();
-        return writer.write(options.durability(), options.retryBudgetNanos(), options.lineWaitNanos(), ensureOpen,
-                session -> work.run(new SqliteWrites(session, file)));
+        return writer.write(options.transaction(), options.durability(), options.retryBudgetNanos(),
+                options.lineWaitNanos(), ensureOpen, session -> work.run(new SqliteWrites(session, file)));
     }
 
     @Override
@@ -163,7 +164,7 @@ public final class SqliteQueueStore implements QueueStore {
     public void vacuum(Runnable ensureOpen) {
         ensureOpen.run();
         requireOpen();
-        writer.writeOutsideTransaction("VACUUM", WriteOptions.WRITE_BUDGET_NANOS, ensureOpen);
+        writer.writeOutsideTransaction("vacuum", "VACUUM", WriteOptions.WRITE_BUDGET_NANOS, ensureOpen);
     }
 
     @Override
@@ -226,7 +227,9 @@ public final class SqliteQueueStore implements QueueStore {
                 session.execute("BEGIN IMMEDIATE");
                 try {
                     Schema.createOrMigrate(session.connection(), file);
+                    Failpoints.reach("migration", Failpoints.Stage.BEFORE_COMMIT);
                     session.execute("COMMIT");
+                    Failpoints.reach("migration", Failpoints.Stage.AFTER_COMMIT);
                 } catch (SQLException | RuntimeException failure) {
                     rollbackQuietly(session);
                     throw failure;
