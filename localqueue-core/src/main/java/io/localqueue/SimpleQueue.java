@@ -6,6 +6,7 @@ import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.StoredText;
 import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -150,7 +151,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * unchanged); waits as long as it takes while the queue is at its limit.
      *
      * @param data the payload, not null
-     * @param jobId the deduplication key, or null for none
+     * @param jobId the deduplication key, or null for none; a lone UTF-16 surrogate in it is refused when put
      * @return the id of the new or existing job
      */
     public long put(T data, @Nullable String jobId) {
@@ -162,7 +163,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * {@code Duration.ZERO} makes a single attempt.
      *
      * @param data the payload, not null
-     * @param jobId the deduplication key, or null for none
+     * @param jobId the deduplication key, or null for none; a lone UTF-16 surrogate in it is refused when put
      * @param timeout how long to wait for room
      * @return the id of the new or existing job
      * @throws QueueFullException when there is still no room once the timeout passes
@@ -172,7 +173,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     private long put(T data, @Nullable String jobId, long timeoutNanos) {
-        NewJob job = new NewJob(serialize(data, "data"), jobId);
+        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"));
         return engine.putMany(List.of(job), timeoutNanos).get(0);
     }
 
@@ -207,7 +208,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
             if (item == null) {
                 throw new IllegalArgumentException("items[" + i + "] must not be null");
             }
-            jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"), item.jobId()));
+            jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"),
+                    StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId")));
         }
         return engine.putMany(jobs, timeoutNanos);
     }
@@ -618,14 +620,15 @@ public final class SimpleQueue<T> implements AutoCloseable {
         /**
          * Sets the logical queue name; queues with different names in one file never see each other's jobs.
          *
-         * @param name a non-blank name; default {@value SimpleQueue#DEFAULT_NAME}
+         * @param name a non-blank name without lone UTF-16 surrogates; default {@value SimpleQueue#DEFAULT_NAME}
          * @return this builder
+         * @throws IllegalArgumentException when the name is blank or holds a lone surrogate
          */
         public Builder<T> name(String name) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("name must not be blank");
             }
-            this.name = name;
+            this.name = StoredText.requireWellFormed(name, "name");
             return this;
         }
 
