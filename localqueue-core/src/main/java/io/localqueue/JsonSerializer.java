@@ -1,5 +1,10 @@
 package io.localqueue;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.core.util.Separators;
@@ -9,7 +14,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The default format: UTF-8 JSON through Jackson, spelled as the Python library's {@code json.dumps} spells it, so
- * a database can be shared with it; a payload Jackson cannot write is refused before anything is stored.
+ * a database can be shared with it. What {@code serialize} returns, {@code deserialize} reads back: a payload
+ * Jackson cannot write, that its own parser would refuse to read (such as a property name with a lone UTF-16
+ * surrogate, or a value beyond the mapper's read limits), or that exceeds {@link Serializer#MAX_PAYLOAD_BYTES} is
+ * refused before anything is stored, and writing stops at that size, so a huge value costs no more heap than the
+ * limit. The default mapper reads strings, names and numbers up to that size and nesting to depth 1,000 (it writes
+ * to depth 500), so any payload it accepts, or the Python library writes within the limit, reads back.
  *
  * @param <T> the payload type
  *
@@ -19,6 +29,9 @@ public final class JsonSerializer<T> implements Serializer<T> {
 
     /** The identity reported in diagnostics, shared with the Python library's JSON serializer. */
     public static final String IDENTITY = "localqueue.JsonSerializer";
+
+    /** How deep a payload the default mapper reads; Python's {@code json.dumps} writes about this deep. */
+    private static final int READ_DEPTH = 1_000;
 
     private static final JsonMapper DEFAULT_MAPPER = pythonCompatibleMapper();
 
@@ -87,7 +100,13 @@ public final class JsonSerializer<T> implements Serializer<T> {
         DefaultPrettyPrinter printer = new DefaultPrettyPrinter(separators)
                 .withObjectIndenter(new DefaultPrettyPrinter.NopIndenter())
                 .withArrayIndenter(new DefaultPrettyPrinter.NopIndenter());
-        return JsonMapper.builder()
+        StreamReadConstraints readLimits = StreamReadConstraints.builder()
+                .maxStringLength(MAX_PAYLOAD_BYTES)
+                .maxNameLength(MAX_PAYLOAD_BYTES)
+                .maxNumberLength(MAX_PAYLOAD_BYTES)
+                .maxNestingDepth(READ_DEPTH)
+                .build();
+        return JsonMapper.builder(JsonFactory.builder().streamReadConstraints(readLimits).build())
                 .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
                 .disable(JsonWriteFeature.ESCAPE_FORWARD_SLASHES, JsonWriteFeature.WRITE_HEX_UPPER_CASE)
                 .defaultPrettyPrinter(printer)
@@ -95,9 +114,61 @@ public final class JsonSerializer<T> implements Serializer<T> {
                 .build();
     }
 
+    /**
+     * Writes a payload as JSON and checks that this serializer's parser reads it back.
+     *
+     * @param value the payload
+     * @return the JSON bytes
+     * @throws IllegalArgumentException when the JSON would exceed {@link Serializer#MAX_PAYLOAD_BYTES} or could not
+     *                                  be read back
+     */
     @Override
     public byte[] serialize(T value) {
-        return mapper.writeValueAsBytes(value);
+        BoundedBytes out = new BoundedBytes();
+        try {
+            mapper.writeValue(out, value);
+        } catch (RuntimeException failure) {
+            if (BoundedBytes.overflowed(failure)) {
+                throw new IllegalArgumentException("the JSON of this payload exceeds " + MAX_PAYLOAD_BYTES
+                        + " bytes (Serializer.MAX_PAYLOAD_BYTES)", failure);
+            }
+            throw failure;
+        }
+        byte[] bytes = out.toByteArray();
+        // The default mapper reads every length and depth it writes, so only surrogates (in names) can differ.
+        if (mapper != DEFAULT_MAPPER || holdsSurrogateEscape(bytes)) {
+            requireReadable(bytes);
+        }
+        return bytes;
+    }
+
+    /** Tells whether JSON holds a backslash-u escape of a UTF-16 surrogate ({@code \ud800} to {@code \udfff}). */
+    private static boolean holdsSurrogateEscape(byte[] json) {
+        for (int i = 0; i + 3 < json.length; i++) {
+            if (json[i] == '\\' && json[i + 1] == 'u' && (json[i + 2] | 0x20) == 'd') {
+                byte third = (byte) (json[i + 3] | 0x20);
+                if (third == '8' || third == '9' || (third >= 'a' && third <= 'f')) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Reads every token of {@code bytes} as {@code deserialize} would, so limits and malformed text show now. */
+    private void requireReadable(byte[] bytes) {
+        try (JsonParser parser = mapper.createParser(bytes)) {
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
+                        || token == JsonToken.VALUE_NUMBER_FLOAT) {
+                    parser.finishToken();
+                }
+            }
+        } catch (JacksonException failure) {
+            throw new IllegalArgumentException("this payload's JSON could not be read back: "
+                    + failure.getOriginalMessage(), failure);
+        }
     }
 
     @Override

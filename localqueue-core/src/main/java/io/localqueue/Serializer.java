@@ -12,6 +12,14 @@ package io.localqueue;
 public interface Serializer<T> {
 
     /**
+     * The largest payload a queue stores, in bytes (16 MiB): a larger one is refused at {@code put}. Keep big
+     * content in a file or object store and put a reference to it.
+     *
+     * @since 0.1.0
+     */
+    int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+    /**
      * Encodes a payload; throwing refuses it and nothing is written.
      *
      * @param value the payload, never null

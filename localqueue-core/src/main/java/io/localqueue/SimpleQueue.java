@@ -583,6 +583,10 @@ public final class SimpleQueue<T> implements AutoCloseable {
         if (bytes == null) {
             throw new IllegalArgumentException(parameter + " was serialized to null by " + serializer.identity());
         }
+        if (bytes.length > Serializer.MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException(parameter + " was serialized by " + serializer.identity() + " to "
+                    + bytes.length + " bytes, over the limit of " + Serializer.MAX_PAYLOAD_BYTES + " bytes");
+        }
         return bytes;
     }
 
