@@ -215,8 +215,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Claims the oldest available job and starts its lease, waiting as long as it takes for one; a job whose payload
-     * the serializer cannot decode becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call
+     * Claims the oldest available job and starts its lease, waiting as long as it takes for one (also while another
+     * process holds the write lock); a job whose payload the serializer cannot decode becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call
      * throws {@link LocalQueueException} naming it.
      *
      * @return the job
@@ -232,7 +232,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
      *
      * @param timeout how long to wait; {@code Duration.ZERO} behaves like {@link #getNowait()}
      * @return the job
-     * @throws QueueEmptyException when no job could be claimed before the timeout
+     * @throws QueueEmptyException when no job could be claimed before the timeout, also when another process held the
+     *                             write lock until then
      */
     public Job<T> get(Duration timeout) {
         return toJob(engine.claim(Durations.timeoutNanos(timeout, "timeout")));

@@ -147,6 +147,36 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    void getWithATimeoutEndsAtItsDeadlineWhileAnotherConnectionHoldsTheWriteLock() throws Exception {
+        SimpleQueue<Object> queue = queue();
+        long id = queue.put("a");
+
+        try (Connection locker = writeLockHolder()) {
+            // The lock is held until the test lets go, far beyond the deadline and the 30 s write budget.
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThatThrownBy(
+                    () -> queue.get(Duration.ofMillis(300))).isInstanceOf(QueueEmptyException.class));
+            assertThat(queue.stats().ready()).isEqualTo(1);
+            locker.createStatement().execute("ROLLBACK");
+        }
+
+        assertThat(queue.get(Duration.ofSeconds(5)).id()).isEqualTo(id);
+    }
+
+    @Test
+    void getWithoutATimeoutWaitsOutAnotherConnectionsWriteLock() throws Exception {
+        SimpleQueue<Object> queue = queue();
+        long id = queue.put("a");
+        Threads.Call<Job<Object>> get;
+        try (Connection locker = writeLockHolder()) {
+            get = Threads.start("consumer", queue::get).awaitParked();
+            assertThat(get.result()).isNotDone();
+            locker.createStatement().execute("ROLLBACK");
+        }
+
+        assertThat(get.result().get(Threads.BOUND.toSeconds(), TimeUnit.SECONDS).id()).isEqualTo(id);
+    }
+
+    @Test
     void putWaitsOutAnotherConnectionsWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
         Threads.Call<Long> put;

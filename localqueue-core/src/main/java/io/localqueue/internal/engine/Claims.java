@@ -63,13 +63,16 @@ final class Claims {
     List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
         boolean nowait = timeoutNanos == 0;
         Deadline deadline = Deadline.after(timeoutNanos);
-        Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, WriteOptions.WRITE_BUDGET_NANOS);
+        Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, deadline.remainingNanos());
         while (!cancelled.getAsBoolean()) {
             ensureOpen.run();
             long seen = waits.version();
             if (lastClaimFound) {
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
                 if (rows == null) {
+                    if (deadline.remainingNanos() == 0) {
+                        return List.of();
+                    }
                     continue;
                 }
                 if (!rows.isEmpty()) {
@@ -80,8 +83,11 @@ final class Claims {
             ClaimProbe probe = store.probe(queue);
             if (probe.claimable(now)) {
                 leaseExpiry.forget();
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention);
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
                 if (rows == null) {
+                    if (deadline.remainingNanos() == 0) {
+                        return List.of();
+                    }
                     continue;
                 }
                 if (!rows.isEmpty()) {
@@ -96,14 +102,16 @@ final class Claims {
     }
 
     /**
-     * Makes one claim attempt; when another connection holds the write lock it returns null after a short pause, so
-     * the caller looks again with a read before trying once more.
+     * Makes one claim attempt; when another connection holds the write lock it returns null after a short pause
+     * (none once the deadline passed), so the caller looks again with a read before trying once more. Neither the
+     * wait in the writers' line nor the pauses outlast the deadline.
      */
-    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention) {
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention, Deadline deadline) {
         ClaimBatch claim;
         try {
             WriteOptions options = nowait ? WriteOptions.nowait("claim", durability)
-                    : WriteOptions.onceInLine("claim", durability);
+                    : WriteOptions.onceInLine("claim", durability,
+                            Math.min(deadline.remainingNanos(), WriteOptions.WRITE_BUDGET_NANOS));
             claim = store.write(options, ensureOpen, writes -> {
                 long now = clock.millis();
                 boolean lookForExpired = leaseExpiry.due(now);
@@ -119,7 +127,13 @@ final class Claims {
                 throw new QueueEmptyException("queue '" + queue + "' is temporarily unavailable: " + busy.getMessage(),
                         busy);
             }
-            contention.pause(store.location(), busy);
+            if (deadline.remainingNanos() > 0) {
+                try {
+                    contention.pause(store.location(), busy);
+                } catch (DatabaseBusyException spent) {
+                    // The deadline came while the lock was taken: the caller returns empty-handed.
+                }
+            }
             return null;
         }
         contention.reset();

@@ -45,10 +45,11 @@ public record WriteOptions(String transaction, DurabilityMode durability, long r
      *
      * @param transaction what the transaction does
      * @param durability how the commit reaches the disk
+     * @param lineWaitNanos how long to wait for the turn
      * @return the options
      */
-    public static WriteOptions onceInLine(String transaction, DurabilityMode durability) {
-        return new WriteOptions(transaction, durability, 0, WRITE_BUDGET_NANOS);
+    public static WriteOptions onceInLine(String transaction, DurabilityMode durability, long lineWaitNanos) {
+        return new WriteOptions(transaction, durability, 0, lineWaitNanos);
     }
 
     /**
