@@ -1,6 +1,7 @@
 package io.localqueue.internal.sqlite;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
@@ -56,6 +57,26 @@ public final class SqliteConnector {
      */
     public Path file() {
         return file;
+    }
+
+    /**
+     * Opens a connection that cannot change {@code file}: read-only, and with {@code immutable} also without
+     * locking or looking at its WAL or journal, so SQLite neither recovers nor checkpoints anything. Without
+     * {@code immutable} it reads a WAL's committed pages too, and may rebuild only the {@code -shm} index.
+     *
+     * @param file the file
+     * @param immutable whether to read the main file alone, as it lies on disk
+     * @return the connection; the caller closes it
+     * @throws SQLException when SQLite cannot open it
+     */
+    public static Connection openReadOnly(Path file, boolean immutable) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        SQLiteDataSource source = new SQLiteDataSource(config);
+        source.setUrl("jdbc:sqlite:" + file.toUri() + (immutable ? "?immutable=1" : "?mode=ro"));
+        return source.getConnection();
     }
 
     /**

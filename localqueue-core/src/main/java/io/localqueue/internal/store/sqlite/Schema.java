@@ -139,7 +139,7 @@ final class Schema {
         }
     }
 
-    private static Set<String> tables(Connection connection) throws SQLException {
+    static Set<String> tables(Connection connection) throws SQLException {
         return names(connection,
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
     }

@@ -100,6 +100,7 @@ public final class SqliteQueueStore implements QueueStore {
         if (Files.exists(file) && !Files.isWritable(file)) {
             throw new LocalQueueException(file + " is not writable");
         }
+        FileInspection.requireLocalQueueFile(file);
         SqliteConnector connector = new SqliteConnector(file);
         String version = bootstrap(connector);
         Writer writer;
