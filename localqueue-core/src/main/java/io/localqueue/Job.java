@@ -81,7 +81,7 @@ public final class Job<T> {
      * Renews the lease to now plus {@code duration} (not the old expiry plus it), or throws
      * {@link LeaseExpiredException} when the lease is already lost.
      *
-     * @param duration the new lease length, positive
+     * @param duration the new lease length, at least one millisecond
      * @return the new expiry
      */
     public Instant extendLease(Duration duration) {

@@ -314,7 +314,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * Renews a job's lease to now plus {@code duration} and updates {@link Job#leaseExpiresAt()}.
      *
      * @param job a job claimed from this queue
-     * @param duration the new lease length, positive
+     * @param duration the new lease length, at least one millisecond
      * @return the new expiry
      * @throws LeaseExpiredException when the lease is already lost
      */

@@ -33,6 +33,16 @@ class DeliveryPolicyTest {
     }
 
     @Test
+    void subMillisecondLeaseIsRefusedAsItsJavadocSays() {
+        for (Duration lease : new Duration[] {Duration.ofNanos(1), Duration.ofNanos(999_999)}) {
+            assertThatThrownBy(() -> new DeliveryPolicy(lease, 3))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("lease must be at least 1 ms (the stored resolution), got " + lease);
+        }
+        assertThat(new DeliveryPolicy(Duration.ofMillis(1), 3).lease()).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
     void negativeLeaseIsRefusedNamingLease() {
         assertThatThrownBy(() -> new DeliveryPolicy(Duration.ofSeconds(-1), 3))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -14,6 +14,8 @@ public final class Durations {
      */
     public static final long MAX_MILLIS = 9_007_199_254_740L * 1000L;
 
+    private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
+
     /** A timeout in nanoseconds that never expires. */
     public static final long FOREVER = Long.MAX_VALUE;
 
@@ -21,12 +23,12 @@ public final class Durations {
     }
 
     /**
-     * Returns a positive duration in whole milliseconds, rounding a sub-millisecond value up to one.
+     * Returns a duration of at least one millisecond in whole milliseconds (a sub-millisecond remainder is dropped).
      *
      * @param value the duration to check
      * @param name the parameter name used in the error message
      * @return the value in milliseconds, at least 1
-     * @throws IllegalArgumentException when null, zero, negative or above {@link #MAX_MILLIS}
+     * @throws IllegalArgumentException when null, under one millisecond, negative or above {@link #MAX_MILLIS}
      */
     public static long requirePositiveMillis(@Nullable Duration value, String name) {
         if (value == null) {
@@ -35,7 +37,10 @@ public final class Durations {
         if (value.isZero() || value.isNegative()) {
             throw new IllegalArgumentException(name + " must be positive, got " + value);
         }
-        return Math.max(1, checkedMillis(value, name));
+        if (value.compareTo(ONE_MILLISECOND) < 0) {
+            throw new IllegalArgumentException(name + " must be at least 1 ms (the stored resolution), got " + value);
+        }
+        return checkedMillis(value, name);
     }
 
     /**
