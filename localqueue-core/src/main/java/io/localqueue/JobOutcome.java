@@ -17,7 +17,13 @@ public enum JobOutcome {
     DEAD_LETTERED,
 
     /** The lease was lost before the handler finished, so its result was discarded and nothing changed. */
-    DISCARDED;
+    DISCARDED,
+
+    /**
+     * The worker stopped and interrupted the handler, so the job went back to the queue at once without spending a
+     * delivery ({@code attempts} went back down by one).
+     */
+    RELEASED;
 
     /**
      * Returns the lower-case name used in metrics tags, such as "dead_lettered".

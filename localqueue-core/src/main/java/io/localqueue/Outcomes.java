@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Settlement;
 import java.time.Duration;
 import java.util.List;
@@ -68,9 +69,41 @@ final class Outcomes<T> {
         }
     }
 
-    /** Reports a job whose result is discarded without any transition: its lease was lost or the stop cut it off. */
+    /** Reports a job whose result is discarded without any transition: its lease was lost. */
     void discard(Job<T> job, Duration took, @Nullable Throwable error) {
         finished(job, JobOutcome.DISCARDED, took, error);
+    }
+
+    /**
+     * Hands back at once, without spending its delivery, a job whose handler the stop interrupted: its failure is
+     * the stop's doing, not the job's.
+     */
+    void release(Job<T> job, Duration took, Throwable error) {
+        JobOutcome outcome = JobOutcome.DISCARDED;
+        try {
+            if (engine.release(job.id(), job.receipt())) {
+                outcome = JobOutcome.RELEASED;
+                log.warn("Job {} in queue '{}' was interrupted by the worker stopping; it is ready again and the "
+                        + "interrupted delivery is not counted", job.id(), queue.name());
+            } else {
+                log.warn("Job {} in queue '{}' was interrupted by the worker stopping after its lease was lost",
+                        job.id(), queue.name());
+            }
+        } catch (RuntimeException failure) {
+            log.warn("Job {} in queue '{}' was interrupted by the worker stopping and could not be handed back; it "
+                    + "will be delivered again after its lease", job.id(), queue.name(), failure);
+        }
+        finished(job, outcome, took, error);
+    }
+
+    /** Tells the observer of a lease the worker's claims took back. */
+    void leaseExpired(ExpiredLease lease) {
+        try {
+            observer.leaseExpired(queue.name(), lease.id(), lease.attempts(), lease.deadLettered());
+        } catch (RuntimeException failure) {
+            log.warn("Worker observer failed for the expired lease of job {} in queue '{}'", lease.id(),
+                    queue.name(), failure);
+        }
     }
 
     private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,

@@ -54,6 +54,9 @@ public final class Worker<T> implements AutoCloseable {
     /** How long {@code run()} waits for a job before looking again, unless configured. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
 
+    /** How long a stop waits, after interrupting the handlers still running, for them to hand their jobs back. */
+    static final long INTERRUPT_GRACE_MS = 1_000;
+
     /** How long {@code stop()} lets running handlers finish, unless configured. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -72,7 +75,6 @@ public final class Worker<T> implements AutoCloseable {
      */
     public static final int HEARTBEATS_PER_LEASE = 3;
 
-    private static final long ERROR_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private enum State { NEW, RUNNING, STOPPING, STOPPED }
 
@@ -86,6 +88,8 @@ public final class Worker<T> implements AutoCloseable {
     private final @Nullable Executor executor;
     private final Object lifecycle = new Object();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    /** Opens when a stop begins, ending the pauses of pollers whose claims failed. */
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch pollersStopped;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger livePollers = new AtomicInteger();
@@ -97,7 +101,9 @@ public final class Worker<T> implements AutoCloseable {
     private volatile boolean abandoned;
     private final Heartbeats heartbeats;
     private final Outcomes<T> outcomes;
+    private final ClaimTrouble claimTrouble;
     private @Nullable ExecutorService ownThreads;
+    private Runnable stopObservingExpiries = () -> { };
 
     private Worker(Builder<T> builder) {
         this.queue = builder.queue;
@@ -113,6 +119,7 @@ public final class Worker<T> implements AutoCloseable {
                 log);
         this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"),
                 log);
+        this.claimTrouble = new ClaimTrouble(log, name, queue.name());
         this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
                 () -> state != State.RUNNING);
     }
@@ -188,6 +195,7 @@ public final class Worker<T> implements AutoCloseable {
                 threads = own;
             }
             livePollers.set(concurrency);
+            stopObservingExpiries = engine.leaseExpiries().listen(outcomes::leaseExpired);
             state = State.RUNNING;
             for (int i = 0; i < concurrency; i++) {
                 try {
@@ -224,8 +232,10 @@ public final class Worker<T> implements AutoCloseable {
 
     /**
      * Stops claiming and waits up to the shutdown timeout for running handlers to finish and settle their jobs;
-     * idempotent. Jobs whose handlers are still running afterwards stay leased and are delivered again once their
-     * leases expire: none is lost, none is acknowledged twice.
+     * idempotent. Handlers still running then are interrupted and given up to {@value #INTERRUPT_GRACE_MS} ms to end:
+     * the job of one that ends is handed back at once without spending a delivery ({@link JobOutcome#RELEASED}); one
+     * that keeps running keeps its lease, and its job is delivered again once that expires. None is lost, none is
+     * acknowledged twice.
      *
      * @return true when every running handler finished in time
      */
@@ -255,6 +265,7 @@ public final class Worker<T> implements AutoCloseable {
                 state = State.STOPPING;
             }
         }
+        stopRequested.countDown();
         engine.wakeWaiters();
         feed.wake();
         boolean finished;
@@ -266,9 +277,18 @@ public final class Worker<T> implements AutoCloseable {
         }
         if (!finished) {
             abandoned = true;
-            log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay leased "
-                    + "and will be delivered again when the leases expire", name, queue.name(), active.get());
+            log.warn("Worker '{}' on queue '{}' is stopping with {} handler(s) still running after {} ms; "
+                    + "interrupting them", name, queue.name(), active.get(), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
             pollerThreads.forEach(Thread::interrupt);
+            try {
+                if (!pollersStopped.await(INTERRUPT_GRACE_MS, TimeUnit.MILLISECONDS)) {
+                    log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay "
+                            + "leased and will be delivered again when the leases expire", name, queue.name(),
+                            active.get());
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         wrapUp();
         return finished;
@@ -321,10 +341,10 @@ public final class Worker<T> implements AutoCloseable {
                     log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
                     return;
                 } catch (LocalQueueException | IllegalStateException failure) {
-                    log.warn("Worker '{}' failed to claim from queue '{}'; trying again", name, queue.name(), failure);
-                    pause();
+                    pause(claimTrouble.failed(failure));
                     continue;
                 }
+                claimTrouble.succeeded();
                 if (row != null) {
                     handle(row);
                 }
@@ -359,6 +379,7 @@ public final class Worker<T> implements AutoCloseable {
             if (state != State.STOPPED) {
                 engine.flushSettlements();
                 feed.releaseAll();
+                stopObservingExpiries.run();
                 state = State.STOPPED;
                 shutdownThreads();
                 terminated.countDown();
@@ -400,11 +421,7 @@ public final class Worker<T> implements AutoCloseable {
                     job.id(), queue.name());
             outcomes.discard(job, took, error);
         } else if (error != null && abandoned) {
-            // The stop interrupted this handler: its failure is the stop's doing, not the job's. The job stays
-            // leased and is delivered again after its lease, without spending a delivery on the interruption.
-            log.warn("Job {} in queue '{}' was interrupted by the worker stopping; it will be delivered again after "
-                    + "its lease", job.id(), queue.name());
-            outcomes.discard(job, took, error);
+            outcomes.release(job, took, error);
         } else {
             outcomes.settle(job, error, took);
         }
@@ -422,9 +439,9 @@ public final class Worker<T> implements AutoCloseable {
         }
     }
 
-    private void pause() {
+    private void pause(long millis) {
         try {
-            terminated.await(ERROR_PAUSE_NANOS, TimeUnit.NANOSECONDS);
+            stopRequested.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }

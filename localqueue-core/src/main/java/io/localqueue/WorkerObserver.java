@@ -25,4 +25,19 @@ public interface WorkerObserver {
      */
     default void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
     }
+
+    /**
+     * Called when the worker's claims found a lease that ran out before its delivery was settled (a handler that
+     * outlived its lease here, or a process that died holding it) and took the job back.
+     *
+     * @param queueName the queue
+     * @param jobId the job
+     * @param attempts its deliveries so far, the expired one included
+     * @param deadLettered true when that was its last delivery and it became a dead letter
+     *                     ({@link FailureReason#RETRIES_EXHAUSTED}, with a {@code lastError} saying the lease expired);
+     *                     false when it is ready again
+     * @since 0.1.0
+     */
+    default void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+    }
 }

@@ -10,10 +10,16 @@ import org.slf4j.LoggerFactory;
  */
 final class WorkerLog implements AutoCloseable {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(Worker.class);
+    private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
     WorkerLog() {
+        this(Worker.class);
+    }
+
+    /** Captures what the logger of {@code source} logs instead. */
+    WorkerLog(Class<?> source) {
+        logger = (Logger) LoggerFactory.getLogger(source);
         appender.start();
         logger.addAppender(appender);
     }
@@ -22,6 +28,13 @@ final class WorkerLog implements AutoCloseable {
     boolean contains(String text) {
         synchronized (appender.list) {
             return appender.list.stream().anyMatch(event -> event.getFormattedMessage().contains(text));
+        }
+    }
+
+    /** Returns how many messages containing {@code text} were logged. */
+    long count(String text) {
+        synchronized (appender.list) {
+            return appender.list.stream().filter(event -> event.getFormattedMessage().contains(text)).count();
         }
     }
 

@@ -535,8 +535,8 @@ class WorkerTest extends QueueTestBase {
     }
 
     @Test
-    void stopThatTimesOutLeavesTheJobLeasedForRedeliveryAfterItsLease() throws Exception {
-        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 3);
+    void stopThatTimesOutHandsAnInterruptedJobBackAtOnceWithoutSpendingADelivery() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMinutes(10), 3);
         SimpleQueue<Object> queue = queue(policy);
         long id = queue.put("stuck");
         Gate gate = new Gate(1);
@@ -545,17 +545,52 @@ class WorkerTest extends QueueTestBase {
 
         assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
 
-        // Until its lease runs out the job stays with the stopped worker: no retry, no ack, no dead letter.
-        assertStaysLeased(queue);
+        // Ready again at once, long before its ten-minute lease would have run out.
+        assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+        assertThat(observer.finished).extracting(Finished::jobId).containsExactly(id);
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.RELEASED);
+        Job<Object> again = queue.getNowait();
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.attempts()).as("the interrupted delivery is not counted").isZero();
+    }
 
-        SimpleQueue<Object> later = queue(policy);
-        Recorder second = new Recorder();
+    @Test
+    void aJobWhoseLastLeaseExpiredBecomesADeadLetterThatSaysSoAndIsReported() {
+        SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 0));
+        long id = queue.put("abandoned");
+        queue.getNowait(); // its only delivery, whose process then died
+        clock.advance(Duration.ofSeconds(31));
 
-        assertThat(attemptsOfTheRedelivery(later, second)).containsExactly(1);
-        assertThat(second.finished).extracting(Finished::jobId).containsExactly(id);
-        gate.release();
-        assertThat(later.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
-        assertThat(observer.outcomes()).doesNotContain(JobOutcome.ACKED, JobOutcome.RETRIED);
+        try (WorkerLog log = new WorkerLog(io.localqueue.internal.engine.LeaseExpiries.class)) {
+            Worker<Object> worker = track(Worker.builder(queue, job -> { }).observer(observer)
+                    .pollInterval(Duration.ofMillis(20)).build());
+            worker.start();
+            await().atMost(BOUND).until(() -> !observer.expired.isEmpty());
+
+            assertThat(observer.expired).containsExactly(new Expired("work", id, 1, true));
+            assertThat(log.contains("Job " + id + " in queue 'work' became a dead letter (retries_exhausted): its "
+                    + "lease expired on delivery 1 of 1")).isTrue();
+        }
+        FailedMessage<Object> dead = queue.listFailed().get(0);
+        assertThat(dead.reason()).isEqualTo(FailureReason.RETRIES_EXHAUSTED);
+        assertThat(dead.lastError())
+                .isEqualTo("lease expired on delivery 1 of 1: the job was not settled before its lease ran out");
+    }
+
+    @Test
+    void anExpiredLeaseWithDeliveriesLeftIsReportedAndTheJobRuns() {
+        SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
+        long id = queue.put("abandoned once");
+        queue.getNowait();
+        clock.advance(Duration.ofSeconds(31));
+
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).observer(observer)
+                .pollInterval(Duration.ofMillis(20)).build());
+        worker.start();
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+
+        assertThat(observer.expired).containsExactly(new Expired("work", id, 1, false));
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.ACKED);
     }
 
     @Test
@@ -583,19 +618,20 @@ class WorkerTest extends QueueTestBase {
     }
 
     @Test
-    void stopThatTimesOutDoesNotSpendTheLastDeliveryOfAJob() throws Exception {
-        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMillis(500), 0);
+    void stopsThatTimeOutNeverSpendTheLastDeliveryOfAJob() throws Exception {
+        DeliveryPolicy policy = new DeliveryPolicy(Duration.ofMinutes(10), 0);
         SimpleQueue<Object> queue = queue(policy);
         queue.put("last chance");
-        Gate gate = new Gate(1);
-        Worker<Object> stuck = track(Worker.builder(queue, job -> gate.enter()).observer(observer).build());
-        gate.start(stuck);
-
-        assertThat(stuck.stop(Duration.ofMillis(100))).isFalse();
+        for (int stop = 0; stop < 3; stop++) {
+            Gate gate = new Gate(1);
+            Worker<Object> stuck = track(Worker.builder(queue, job -> gate.enter()).build());
+            gate.start(stuck);
+            assertThat(stuck.stop(Duration.ofMillis(50))).isFalse();
+        }
 
         // Shutting down is not a handler failure: the job must not become a dead letter because of it.
-        assertStaysLeased(queue);
         assertThat(queue.listFailed()).isEmpty();
+        assertThat(queue.getNowait().attempts()).isZero();
     }
 
     @Test
@@ -746,12 +782,6 @@ class WorkerTest extends QueueTestBase {
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
     }
 
-    /** The one job stays leased for a while: no retry, no ack, no dead letter. */
-    private static void assertStaysLeased(SimpleQueue<Object> queue) {
-        await().during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(1))
-                .untilAsserted(() -> assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0)));
-    }
-
     /** Works the one job off {@code later} with a new worker once its lease ran out; returns the attempts it saw. */
     private List<Integer> attemptsOfTheRedelivery(SimpleQueue<Object> later, WorkerObserver nextObserver) {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
@@ -851,8 +881,17 @@ class WorkerTest extends QueueTestBase {
     record Finished(long jobId, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
     }
 
+    record Expired(String queue, long jobId, int attempts, boolean deadLettered) {
+    }
+
     static final class Recorder implements WorkerObserver {
         final List<Finished> finished = new CopyOnWriteArrayList<>();
+        final List<Expired> expired = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+            expired.add(new Expired(queueName, jobId, attempts, deadLettered));
+        }
 
         @Override
         public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {

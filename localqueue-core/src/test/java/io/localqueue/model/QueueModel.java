@@ -220,7 +220,10 @@ final class QueueModel {
         }
     }
 
-    /** Expired leases go back to ready keeping their due time, or to failed once their budget is spent. */
+    /**
+     * Expired leases go back to ready keeping their due time, or to failed once their budget is spent, with a last
+     * error saying the lease expired.
+     */
     int reclaim(long now) {
         int moved = 0;
         for (Row row : rows.values()) {
@@ -230,6 +233,9 @@ final class QueueModel {
                 } else {
                     row.state = State.FAILED;
                     row.reason = FailureReason.RETRIES_EXHAUSTED;
+                    row.lastError = "lease expired on delivery " + row.attempts + " of " + row.maxAttempts
+                            + ": the job was not settled before its lease ran out"
+                            + (row.lastError == null ? "" : "; before that: " + row.lastError);
                 }
                 row.delivery = 0;
                 row.updatedAt = now;

@@ -6,6 +6,7 @@ import io.localqueue.QueueEmptyException;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.time.Backoff;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,13 +38,13 @@ final class Claims {
     private final Clock clock;
     private final ChangeWaits waits;
     private final Runnable ensureOpen;
-    private final Runnable wakeWaiters;
+    private final Consumer<List<ExpiredLease>> reclaimed;
     private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
 
     Claims(QueueStore store, String queue, long leaseMillis, DurabilityMode durability, Clock clock,
-           ChangeWaits waits, Runnable ensureOpen, Runnable wakeWaiters) {
+           ChangeWaits waits, Runnable ensureOpen, Consumer<List<ExpiredLease>> reclaimed) {
         this.store = store;
         this.queue = queue;
         this.leaseMillis = leaseMillis;
@@ -50,7 +52,7 @@ final class Claims {
         this.clock = clock;
         this.waits = waits;
         this.ensureOpen = ensureOpen;
-        this.wakeWaiters = wakeWaiters;
+        this.reclaimed = reclaimed;
     }
 
     /**
@@ -118,7 +120,7 @@ final class Claims {
                 ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, leaseMillis, "lease"), limit,
                         lookForExpired);
                 if (lookForExpired) {
-                    leaseExpiry.looked(now, done.reclaimed() > 0);
+                    leaseExpiry.looked(now, !done.reclaimed().isEmpty());
                 }
                 return done;
             });
@@ -137,8 +139,8 @@ final class Claims {
             return null;
         }
         contention.reset();
-        if (claim.reclaimed() > 0) {
-            wakeWaiters.run();
+        if (!claim.reclaimed().isEmpty()) {
+            reclaimed.accept(claim.reclaimed());
         }
         lastClaimFound = !claim.rows().isEmpty();
         return claim.rows();

@@ -17,6 +17,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueProfile;
@@ -53,6 +54,7 @@ public final class QueueEngine {
     private final Runnable ensureOpen = this::ensureOpen;
     private final ChangeWaits waits;
     private final Claims claims;
+    private final LeaseExpiries leaseExpiries;
     private volatile boolean closed;
 
     /**
@@ -77,8 +79,9 @@ public final class QueueEngine {
         this.maxPendingJobs = maxPendingJobs;
         this.clock = clock;
         this.waits = new ChangeWaits(queue, wakeups, ensureOpen);
+        this.leaseExpiries = new LeaseExpiries(queue);
         this.claims = new Claims(store, queue, delivery.lease().toMillis(), durability, clock, waits, ensureOpen,
-                this::wakeWaiters);
+                this::reclaimed);
     }
 
     /**
@@ -272,12 +275,27 @@ public final class QueueEngine {
      * @return how many moved
      */
     public int reclaimExpiredLeases() {
-        int moved = store.write(WriteOptions.standard("reclaim", durability), ensureOpen,
+        List<ExpiredLease> moved = store.write(WriteOptions.standard("reclaim", durability), ensureOpen,
                 writes -> writes.reclaimExpired(queue, clock.millis()));
-        if (moved > 0) {
-            wakeWaiters();
+        if (!moved.isEmpty()) {
+            reclaimed(moved);
         }
-        return moved;
+        return moved.size();
+    }
+
+    /**
+     * Returns what tells of this queue's expired leases, to listen to it.
+     *
+     * @return the queue's lease expiries
+     */
+    public LeaseExpiries leaseExpiries() {
+        return leaseExpiries;
+    }
+
+    /** Wakes callers waiting for the jobs that are ready again, and tells of each expired lease. */
+    private void reclaimed(List<ExpiredLease> expired) {
+        wakeWaiters();
+        leaseExpiries.report(expired);
     }
 
     /**

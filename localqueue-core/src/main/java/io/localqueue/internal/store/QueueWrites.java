@@ -41,9 +41,9 @@ public interface QueueWrites {
      *
      * @param queue the queue
      * @param now leases ending at or before this have expired
-     * @return how many rows moved
+     * @return the expired leases taken back
      */
-    int reclaimExpired(String queue, long now);
+    List<ExpiredLease> reclaimExpired(String queue, long now);
 
     /**
      * Applies fenced settlements and lease renewals, each under its own fence; a delivery whose fence does not

@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}), counter
  * {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
- * {@code outcome}). Gauges read counts cached for one second, so a scrape costs one query per queue at most; the
- * counter and timer of each queue and outcome are built once and kept.
+ * {@code outcome}), and counter {@code localqueue.leases.expired} (tags {@code queue}, {@code result}: {@code ready} or
+ * {@code dead_lettered}) of leases that ran out before their job was settled. Gauges read counts cached for one
+ * second, so a scrape costs one query per queue at most; the counter and timer of each queue and outcome are built
+ * once and kept.
  *
  * @since 0.1.0
  */
@@ -68,6 +70,19 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
                 key -> register(meters, key));
         recorded.processed.increment();
         recorded.duration.record(handlerTime);
+    }
+
+    @Override
+    public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+        MeterRegistry meters = registry;
+        if (meters == null) {
+            return;
+        }
+        // Rare enough that the registry's own lookup of an existing counter is no cost.
+        Counter.builder("localqueue.leases.expired")
+                .description("Leases that ran out before their job was settled, by what became of the job")
+                .tag("queue", queueName).tag("result", deadLettered ? "dead_lettered" : "ready")
+                .register(meters).increment();
     }
 
     /** Builds the meters of one queue and outcome, once; its queue's gauges come with the first. */

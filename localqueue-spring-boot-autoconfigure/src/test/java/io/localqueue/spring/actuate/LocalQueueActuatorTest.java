@@ -265,6 +265,24 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void anExpiredLeaseFoundByAListenerIsCounted() {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("metered")
+                .delivery(new DeliveryPolicy(Duration.ofMillis(300), 3)).build()) {
+            queue.put("ok");
+            queue.getNowait(); // a delivery whose process died: its lease runs out
+        }
+        onTempDir().withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean("metered", MeteredListener.class, MeteredListener::new).run(context -> {
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+                    await().atMost(BOUND).until(() -> template.stats("metered").equals(new QueueStats(0, 0, 1, 0)));
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+                    assertThat(meters.get("localqueue.leases.expired").tag("queue", "metered")
+                            .tag("result", "ready").counter().count()).isEqualTo(1.0);
+                });
+    }
+
+    @Test
     void gaugesExistForQueuesThatAlreadyHoldJobsAtStartup() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("backlog").build()) {
             queue.putMany(IntStream.range(0, 4).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());

@@ -4,6 +4,7 @@ import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,15 +23,20 @@ final class ClaimStatements {
 
     /**
      * Expired leases go back to ready (keeping their due time, so they keep their place in line), or to failed when
-     * their delivery budget is spent.
+     * their delivery budget is spent, with a last error that says the lease ran out (and keeps an earlier one).
      */
     static final String RECLAIM = """
             UPDATE messages
                SET status = CASE WHEN attempts < max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN attempts < max_attempts THEN failure_reason
                                          ELSE 'retries_exhausted' END,
+                   last_error = CASE WHEN attempts < max_attempts THEN last_error
+                                     ELSE 'lease expired on delivery ' || attempts || ' of ' || max_attempts
+                                          || ': the job was not settled before its lease ran out'
+                                          || COALESCE('; before that: ' || last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?1
-             WHERE queue = ?2 AND status = 1 AND lease_until <= ?1""";
+             WHERE queue = ?2 AND status = 1 AND lease_until <= ?1
+            RETURNING id, attempts, max_attempts, status""";
 
     /**
      * Whether any lease of the queue has expired. A read costs about half the reclaim update, which opens write
@@ -65,10 +71,17 @@ final class ClaimStatements {
         });
     }
 
-    static int reclaim(Session session, String queue, long now) throws SQLException {
-        return session.update(RECLAIM, statement -> {
+    static List<ExpiredLease> reclaim(Session session, String queue, long now) throws SQLException {
+        return session.query(RECLAIM, statement -> {
             statement.setLong(1, now);
             statement.setString(2, queue);
+        }, rows -> {
+            List<ExpiredLease> expired = new ArrayList<>();
+            while (rows.next()) {
+                expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
+                        rows.getInt(4) == Schema.STATUS_FAILED));
+            }
+            return expired;
         });
     }
 
@@ -79,7 +92,8 @@ final class ClaimStatements {
      */
     static ClaimBatch claim(Session session, String queue, long now, long leaseUntil, int limit,
                             boolean lookForExpired) throws SQLException {
-        int reclaimed = lookForExpired && anyExpired(session, queue, now) ? reclaim(session, queue, now) : 0;
+        List<ExpiredLease> reclaimed = lookForExpired && anyExpired(session, queue, now)
+                ? reclaim(session, queue, now) : List.of();
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
         List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
         String receiptPrefix = Receipts.newPrefix();

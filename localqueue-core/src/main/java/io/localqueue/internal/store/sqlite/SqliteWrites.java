@@ -6,6 +6,7 @@ import io.localqueue.internal.sqlite.SqliteErrors;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
@@ -41,7 +42,7 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public int reclaimExpired(String queue, long now) {
+    public List<ExpiredLease> reclaimExpired(String queue, long now) {
         return run(writer -> ClaimStatements.reclaim(writer, queue, now));
     }
 

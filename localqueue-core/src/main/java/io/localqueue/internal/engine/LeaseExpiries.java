@@ -1,0 +1,56 @@
+package io.localqueue.internal.engine;
+
+import io.localqueue.internal.store.ExpiredLease;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells of the leases a reclaim of one queue took back, whichever process's delivery they were: a log line each (a
+ * warning when the job became a dead letter), and a call to every listener, such as the observers of the workers
+ * on the queue.
+ */
+public final class LeaseExpiries {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseExpiries.class);
+
+    private final String queue;
+    private final List<Consumer<ExpiredLease>> listeners = new CopyOnWriteArrayList<>();
+
+    LeaseExpiries(String queue) {
+        this.queue = queue;
+    }
+
+    /**
+     * Adds a listener; it must be quick and must not throw (what it throws is logged and ignored).
+     *
+     * @param listener called once per expired lease
+     * @return removes the listener again
+     */
+    public Runnable listen(Consumer<ExpiredLease> listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    void report(List<ExpiredLease> expired) {
+        for (ExpiredLease lease : expired) {
+            if (lease.deadLettered()) {
+                log.warn("Job {} in queue '{}' became a dead letter (retries_exhausted): its lease expired on "
+                        + "delivery {} of {} before the job was settled", lease.id(), queue, lease.attempts(),
+                        lease.maxAttempts());
+            } else {
+                log.info("Lease of job {} in queue '{}' expired on delivery {} of {} before the job was settled; "
+                        + "it is ready again", lease.id(), queue, lease.attempts(), lease.maxAttempts());
+            }
+            for (Consumer<ExpiredLease> listener : listeners) {
+                try {
+                    listener.accept(lease);
+                } catch (RuntimeException failure) {
+                    log.warn("A listener of expired leases on queue '{}' failed", queue, failure);
+                }
+            }
+        }
+    }
+}
