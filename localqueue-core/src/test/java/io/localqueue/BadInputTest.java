@@ -233,6 +233,29 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    void pagesAndLimitsOutOfRangeAreRefusedByNameAndHugeOnesAreFine() {
+        SimpleQueue<Object> queue = queue();
+        queue.put("dead");
+        queue.fail(queue.getNowait());
+
+        assertThatThrownBy(() -> queue.listFailed(-1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit must not be negative, got -1");
+        assertThatThrownBy(() -> queue.listFailed(10, -5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("offset must not be negative, got -5");
+        assertThat(queue.listFailed(Integer.MAX_VALUE, 0)).hasSize(1);
+        assertThat(queue.listFailed(0, 0)).isEmpty();
+        assertThat(queue.listFailed(10, Integer.MAX_VALUE)).isEmpty();
+        assertThatThrownBy(() -> Worker.builder(queue, job -> { }).concurrency(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> Worker.builder(queue, job -> { }).concurrency(-3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> queue.retryFailed(Long.MAX_VALUE)).isInstanceOf(JobNotFoundException.class)
+                .hasMessageContaining(String.valueOf(Long.MAX_VALUE));
+        assertThatThrownBy(() -> queue.retryFailed(-1)).isInstanceOf(JobNotFoundException.class);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+
+    @Test
     void nullJobIsRefused() {
         SimpleQueue<Object> queue = queue();
 

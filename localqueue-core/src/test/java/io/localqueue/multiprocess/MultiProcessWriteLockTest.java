@@ -84,6 +84,52 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
     }
 
     @Test
+    void putsOutwaitATenSecondHoldAndGiveUpClearlyOnAFortySecondOneWhileClaimsKeepTheirDeadlines() throws Exception {
+        java.nio.file.Path shortDir = java.nio.file.Files.createDirectories(dir.resolve("ten-seconds"));
+        java.nio.file.Path longDir = java.nio.file.Files.createDirectories(dir.resolve("forty-seconds"));
+        try (SimpleQueue<Object> shortHeld = SimpleQueue.builder(shortDir).build();
+             SimpleQueue<Object> longHeld = SimpleQueue.builder(longDir).build()) {
+            long waiting = longHeld.put("waiting");
+            ChildProcess tenSeconds = children.start("ten-seconds", HOLD_WRITE_LOCK, shortDir.resolve("localqueue.db"),
+                    10_000);
+            ChildProcess fortySeconds = children.start("forty-seconds", HOLD_WRITE_LOCK,
+                    longDir.resolve("localqueue.db"), 40_000);
+            for (ChildProcess holder : List.of(tenSeconds, fortySeconds)) {
+                holder.expect(READY);
+                holder.send(GO);
+                holder.expect(LOCKED);
+            }
+            long start = System.nanoTime();
+            CompletableFuture<Long> outwaits = CompletableFuture.supplyAsync(() -> shortHeld.put("outwaits"), threads);
+            CompletableFuture<Long> givesUp = CompletableFuture.supplyAsync(() -> longHeld.put("gives up"), threads);
+
+            assertThatThrownBy(() -> longHeld.get(Duration.ofSeconds(2))).isInstanceOf(QueueEmptyException.class);
+            assertThatThrownBy(longHeld::getNowait).isInstanceOf(QueueEmptyException.class)
+                    .hasMessageContaining("temporarily unavailable");
+            tenSeconds.expect(HELD);
+            assertThat(outwaits).as("a put while the lock is held").isNotDone();
+            tenSeconds.send(RELEASE);
+            tenSeconds.expect(RELEASED);
+            tenSeconds.awaitSuccess();
+            assertThat(outwaits.get(30, TimeUnit.SECONDS)).isPositive();
+
+            assertThatThrownBy(() -> givesUp.get(60, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(DatabaseBusyException.class).hasMessageContaining("database is locked")
+                    .satisfies(busy -> assertThat(((DatabaseBusyException) busy).waited())
+                            .isGreaterThanOrEqualTo(Duration.ofSeconds(29)));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the 40 s hold outlasted the put's budget")
+                    .isLessThan(Duration.ofSeconds(40));
+            fortySeconds.expect(HELD);
+            fortySeconds.send(RELEASE);
+            fortySeconds.expect(RELEASED);
+            fortySeconds.awaitSuccess();
+            assertThat(shortHeld.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+            assertThat(longHeld.stats()).as("nothing of the refused put").isEqualTo(new QueueStats(1, 0, 0, 0));
+            assertThat(longHeld.getNowait().id()).isEqualTo(waiting);
+        }
+    }
+
+    @Test
     void writersWaitInLineBehindAnotherProcessWhileGetNowaitDoesNotWait() throws Exception {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             queue.put("first");

@@ -4,7 +4,10 @@ import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.time.Backoff;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +41,13 @@ public final class Writer implements AutoCloseable {
      */
     static final int WAL_AUTOCHECKPOINT_PAGES = 4_000;
 
+    /**
+     * How often a write checks that the file it writes is still the one on disk. Removing the directory of an open
+     * queue leaves SQLite committing to files no other process can see, lost when closed; a check costs a
+     * {@code stat}, so writes look at most once a millisecond, which bounds that loss to commits of one millisecond.
+     */
+    static final long PLACE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -48,6 +58,8 @@ public final class Writer implements AutoCloseable {
     private @Nullable Session session;
     private @Nullable DurabilityMode sessionMode;
     private boolean closed;
+    private final @Nullable Object fileKey;
+    private long placeCheckedAt = System.nanoTime();
 
     /**
      * Creates the writer of a file and opens its connection, waiting on SQLite's busy handler like a reader.
@@ -60,6 +72,7 @@ public final class Writer implements AutoCloseable {
         this.file = connector.file();
         this.gate = new WriteGate(file);
         this.session = openSession();
+        this.fileKey = fileKey(file);
     }
 
     /**
@@ -214,6 +227,7 @@ public final class Writer implements AutoCloseable {
         if (closed) {
             throw new LocalQueueException("database " + file + " is closed");
         }
+        requireFileInPlace();
         Session current = session;
         if (current == null) {
             try {
@@ -233,6 +247,38 @@ public final class Writer implements AutoCloseable {
             sessionMode = mode;
         }
         return current;
+    }
+
+    /**
+     * Throws when the file was deleted or replaced since it was opened (checked at most every
+     * {@link #PLACE_CHECK_NANOS}); the caller holds the lock.
+     */
+    private void requireFileInPlace() {
+        long now = System.nanoTime();
+        if (fileKey == null || now - placeCheckedAt < PLACE_CHECK_NANOS) {
+            return;
+        }
+        Object current;
+        try {
+            current = fileKey(file);
+        } catch (SQLException gone) {
+            current = null;
+        }
+        if (current == null || !current.equals(fileKey)) {
+            throw new LocalQueueException(file + (current == null ? " no longer exists" : " was replaced")
+                    + " since this process opened it (was its directory removed?); writes stop, so that nothing more "
+                    + "is committed to a file no other process sees. Close the queue and open it again.");
+        }
+        placeCheckedAt = now;
+    }
+
+    /** Returns the file's identity on disk (device and inode on Unix), or null where the platform has none. */
+    private static @Nullable Object fileKey(Path file) throws SQLException {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException missing) {
+            throw new SQLException("cannot read the attributes of " + file + ": " + missing, missing);
+        }
     }
 
     /** Closes the writer connection after a failure; the caller holds the lock, and the next write reopens it. */

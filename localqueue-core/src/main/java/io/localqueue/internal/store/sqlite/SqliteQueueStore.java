@@ -94,6 +94,10 @@ public final class SqliteQueueStore implements QueueStore {
      */
     public static SqliteQueueStore open(Path directory) {
         Path file = directory.resolve(FILE_NAME);
+        if (Files.isSymbolicLink(file) && !Files.exists(file)) {
+            throw new LocalQueueException(file + " is a symbolic link to a file that does not exist; it was left as "
+                    + "it is");
+        }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             throw new LocalQueueException(file + " is not a regular file");
         }
