@@ -149,6 +149,29 @@ class TransientFaultTest extends QueueTestBase {
         assertThat(job.attempts()).as("the failed claim spent no delivery").isZero();
     }
 
+    @Test
+    void aWorkerWhoseSettlementMetAFaultKeepsWorkingAndTheJobIsDoneOnItsNextDelivery() {
+        SimpleQueue<String> queue = open(SimpleQueue.builder(dir, String.class)
+                .delivery(new DeliveryPolicy(Duration.ofMillis(500), 3)));
+        for (int i = 0; i < 20; i++) {
+            queue.put("job " + i);
+        }
+        Failpoints.arm("settle:before-commit:error=SQLITE_IOERR_WRITE");
+        List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Worker<String> worker = Worker.builder(queue, job -> handled.add(job.data())).concurrency(2)
+                .pollInterval(Duration.ofMillis(20)).build();
+        worker.start();
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> queue.stats().acked() == 20);
+        } finally {
+            worker.stop();
+        }
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 20, 0));
+        assertThat(handled).hasSizeGreaterThanOrEqualTo(20).containsAll(
+                java.util.stream.IntStream.range(0, 20).mapToObj(i -> "job " + i).toList());
+    }
+
     private static List<String> drain(SimpleQueue<String> queue) {
         List<String> seen = new ArrayList<>();
         while (queue.stats().pending() > 0) {
