@@ -4,6 +4,8 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.spring.LocalQueueRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +16,8 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Health of the queue file: DOWN when it cannot be read or its quick integrity check fails (the check reads the
+ * Health of the queue file: DOWN when it no longer exists (its directory was removed under the application), cannot
+ * be read or its quick integrity check fails (the check reads the
  * whole file, so its result is reused for a configurable interval); the details list each queue's counts and the
  * check's findings.
  *
@@ -46,6 +49,13 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        Path file = queues.database().file();
+        if (!Files.isRegularFile(file)) {
+            builder.down().withDetail("file", file.toString())
+                    .withDetail("error", "the queue file no longer exists; writes fail until the application "
+                            + "reopens it");
+            return;
+        }
         IntegrityCheckResult integrity = integrity();
         builder.withDetail("file", queues.database().file().toString())
                 .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
