@@ -28,11 +28,12 @@ import java.util.stream.Collectors;
  * @param check the ledger check
  * @param integrity the file's integrity check at the end
  * @param childFailures children that died by themselves or did not stop
+ * @param load the host's one-minute load average at the start and the end
  */
 record SoakResult(SoakProfile profile, long seed, long faultNanos, long drainNanos, long totalNanos,
                   int producerKills, int consumerKills, int lockHolds, Duration lockHeld, Duration lockLongest,
                   int lockRefused, QueueStats afterDrain, SoakCheck check, IntegrityCheckResult integrity,
-                  List<String> childFailures) {
+                  List<String> childFailures, Report.LoadAverage load) {
 
     /** Every broken invariant; empty when the run passed. */
     List<String> violations() {
@@ -60,6 +61,8 @@ record SoakResult(SoakProfile profile, long seed, long faultNanos, long drainNan
                         + "(Worker concurrency %d), lease %d s, %d retries, %s, %d puts/s per producer, seed %d",
                 profile.name(), profile.producers(), profile.consumers(), profile.concurrency(),
                 profile.lease().toSeconds(), profile.maxRetries(), SoakQueue.DURABILITY, profile.putsPerSecond(), seed));
+        lines.add(String.format(Locale.ROOT, "Host: %d CPUs, one-minute load average %.1f at the start, %.1f at "
+                + "the end", Runtime.getRuntime().availableProcessors(), load.atStart(), load.atEnd()));
         lines.add("Duration: " + SoakRun.seconds(faultNanos) + " of faults, " + SoakRun.seconds(drainNanos)
                 + " of drain, " + SoakRun.seconds(totalNanos) + " in all");
         lines.add(String.format(Locale.ROOT, "Load held: %s puts (%.1f/s over the fault phase), %s acks "

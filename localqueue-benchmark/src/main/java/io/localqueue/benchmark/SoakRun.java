@@ -39,6 +39,7 @@ final class SoakRun {
         Path file = directory.resolve(LocalQueueDatabase.FILE_NAME);
         SoakQueue.open(directory, profile).close();
         FaultPlan plan = new FaultPlan(seed, profile);
+        double loadAtStart = HostInfo.loadAverage();
         long start = System.nanoTime();
         try (SoakFleet fleet = new SoakFleet(profile, directory, logs, scratch);
              WriteLockHolder lock = new WriteLockHolder(file)) {
@@ -63,7 +64,8 @@ final class SoakRun {
                     fleet.files(false));
             return new SoakResult(profile, seed, faultsNanos, drainNanos, System.nanoTime() - start,
                     kills(fleet.producers()), kills(fleet.consumers()), lock.holds(), lock.held(), lock.longest(),
-                    lock.refused(), left, check, integrity, List.copyOf(fleet.failures()));
+                    lock.refused(), left, check, integrity, List.copyOf(fleet.failures()),
+                    new Report.LoadAverage(loadAtStart, HostInfo.loadAverage()));
         }
     }
 
