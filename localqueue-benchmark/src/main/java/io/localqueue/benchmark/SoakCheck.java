@@ -64,6 +64,7 @@ final class SoakCheck {
     long ackLoggedNotStored;
     long ackedWithoutExecution;
     long executedAfterSettling;
+    long lateAcks;
     long secondAcksRefused;
     long secondAcksAccepted;
 
@@ -103,6 +104,7 @@ final class SoakCheck {
         require(broken, ackLoggedNotStored, "acks reported committed whose job is not acked in the file");
         require(broken, ackedWithoutExecution, "acked jobs whose handler never started");
         require(broken, executedAfterSettling, "executions after the job was acked or dead-lettered");
+        require(broken, lateAcks, "acks of executions that outlived their lease");
         return broken;
     }
 
@@ -192,6 +194,8 @@ final class SoakCheck {
             startsOverBudget++;
         } else if (row.starts[attempts]++ > 0) {
             repeatedDeliveries++;
+        } else if (decision.equals(SoakConsumerChild.SLOW)) {
+            row.slow[attempts] = true;
         }
     }
 
@@ -255,10 +259,13 @@ final class SoakCheck {
                 count += row.starts[attempt];
             }
         }
-        for (int attempt = 0; attempt < last; attempt++) {
+        for (int attempt = 0; attempt <= last; attempt++) {
             char outcome = row.outcomes[attempt];
-            if (row.starts[attempt] > 0 && (outcome == 'A' || outcome == 'D')) {
+            if (attempt < last && row.starts[attempt] > 0 && (outcome == 'A' || outcome == 'D')) {
                 executedAfterSettling++;
+            }
+            if (row.slow[attempt] && outcome == 'A') {
+                lateAcks++;
             }
         }
         if (row.status != ACKED) {
@@ -291,6 +298,7 @@ final class SoakCheck {
         final @Nullable String reason;
         final int[] starts;
         final char[] outcomes;
+        final boolean[] slow;
         int acks;
 
         Row(String key, int status, int attempts, int maxAttempts, @Nullable String reason, int budget) {
@@ -301,6 +309,7 @@ final class SoakCheck {
             this.reason = reason;
             this.starts = new int[budget];
             this.outcomes = new char[budget];
+            this.slow = new boolean[budget];
         }
     }
 }

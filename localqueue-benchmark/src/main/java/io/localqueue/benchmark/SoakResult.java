@@ -70,12 +70,12 @@ record SoakResult(SoakProfile profile, long seed, long faultNanos, long drainNan
                 c.acked / settleSeconds));
         lines.add(String.format(Locale.ROOT, "Faults injected: %d kill -9 (producer %d, consumer %d); %d write-lock "
                         + "holds (%s in all, longest %s, %d could not take the lock); %s handler failures "
-                        + "(nack %s, poison %s, fail %s); %s lease overruns (slow handlers; %s results discarded)",
+                        + "(nack %s, poison %s, fail %s); %s lease overruns (slow handlers; %s results discarded, %s acked)",
                 producerKills + consumerKills, producerKills, consumerKills, lockHolds, SoakRun.seconds(lockHeld.toNanos()),
                 SoakRun.seconds(lockLongest.toNanos()), lockRefused, n(handlerFailures),
                 n(count(c.decisions, SoakConsumerChild.NACK)), n(count(c.decisions, SoakConsumerChild.POISON)),
                 n(count(c.decisions, SoakConsumerChild.FAIL)), n(count(c.decisions, SoakConsumerChild.SLOW)),
-                n(count(c.outcomes, "X"))));
+                n(count(c.outcomes, "X")), n(c.lateAcks)));
         lines.add("Jobs tracked: " + n(c.tracked) + ": acked " + n(c.acked) + ", dead letters " + n(c.deadLetters)
                 + " " + c.reasons + ", pending " + n(c.pending) + " (queue after the drain: " + afterDrain + ")");
         lines.add("Lost: " + n(c.lost));

@@ -61,6 +61,14 @@ class SoakCheckTest {
     }
 
     @Test
+    void anAckOfAnExecutionThatOutlivedItsLeaseIsReported() throws Exception {
+        SoakCheck check = check(List.of(acked + " p0-0", ready + " p0-1"),
+                List.of("S " + acked + " 0 " + receipt + " p0-0 slow", "A " + acked + " 0"));
+
+        assertThat(check.violations()).containsExactly("1 acks of executions that outlived their lease");
+    }
+
+    @Test
     void eachBrokenInvariantIsReported() throws Exception {
         SoakCheck check = check(List.of(acked + " p0-0", ready + " p0-1", "99 p0-2", ready + " p0-3"), List.of(
                 "S " + acked + " 0 " + receipt + " p0-0 ok", "A " + acked + " 0",
