@@ -137,7 +137,8 @@ public final class BenchmarkRun {
                 : Validation.failed(String.join("; ", failed));
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
+    /** Deletes {@code root} and everything below it, if it exists. */
+    static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The entry point of the benchmark's child JVMs. The first argument names the role ({@code producer},
- * {@code consumer}, {@code waker} or {@code idle}); the others are {@code key=value} settings. Children speak a line
- * protocol: events on stdout ({@code READY}, {@code DONE …}), commands on stdin ({@code GO}, {@code STOP}, …); logs
- * go to stderr.
+ * {@code consumer}, {@code waker}, {@code idle}, {@code soak-producer} or {@code soak-consumer}); the others are
+ * {@code key=value} settings. Children speak a line protocol: events on stdout ({@code READY}, {@code DONE …}),
+ * commands on stdin ({@code GO}, {@code STOP}, …); logs go to stderr.
  */
 public final class ChildMain {
 
@@ -30,6 +30,8 @@ public final class ChildMain {
                 case ConsumerChild.ROLE -> ConsumerChild.run(settings, io);
                 case WakerChild.ROLE -> WakerChild.run(settings, io);
                 case IdleWorkerChild.ROLE -> IdleWorkerChild.run(settings, io);
+                case SoakProducerChild.ROLE -> SoakProducerChild.run(settings, io);
+                case SoakConsumerChild.ROLE -> SoakConsumerChild.run(settings, io);
                 default -> throw new IllegalArgumentException("unknown role " + args[0]);
             }
         } catch (Throwable failure) {

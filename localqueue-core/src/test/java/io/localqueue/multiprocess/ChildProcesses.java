@@ -29,13 +29,24 @@ final class ChildProcesses implements AutoCloseable {
     }
 
     /** Starts one child running another child main class of this package in {@code mode}. */
-    synchronized ChildProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
+    ChildProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
+        return start(label, List.of(), mainClass, mode, arguments);
+    }
+
+    /**
+     * Starts one child running a child main class of this package in {@code mode}, with JVM flags added to the fast
+     * start ones, such as a {@code -D} system property.
+     */
+    synchronized ChildProcess start(String label, List<String> jvmFlags, Class<?> mainClass, String mode,
+                                    Object... arguments) {
         List<String> words = new ArrayList<>();
         words.add(mode);
         for (Object argument : arguments) {
             words.add(String.valueOf(argument));
         }
-        ChildProcess child = ChildProcess.start(label, ChildProcess.FAST_START_FLAGS, scratch(),
+        List<String> flags = new ArrayList<>(ChildProcess.FAST_START_FLAGS);
+        flags.addAll(jvmFlags);
+        ChildProcess child = ChildProcess.start(label, flags, scratch(),
                 System.getProperty("java.class.path"), mainClass.getName(), words, DEFAULT_WAIT);
         started.add(child);
         return child;
