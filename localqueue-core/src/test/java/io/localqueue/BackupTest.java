@@ -133,6 +133,29 @@ class BackupTest extends QueueTestBase {
     }
 
     @Test
+    void aDestinationHoldingOnlyAnInterruptedBackupsStagedCopyIsClearedAndUsed() throws IOException {
+        SimpleQueue<Object> queue = populatedQueue();
+        Path destination = Files.createDirectory(dir.resolve("backup"));
+        Files.writeString(destination.resolve(".localqueue.db.incomplete"), "half a copy", UTF_8);
+        Files.writeString(destination.resolve(".localqueue.db.incomplete-journal"), "its journal", UTF_8);
+
+        assertThat(queue.backup(destination).verified()).isTrue();
+        assertThat(fileNames(destination)).containsExactly(LocalQueueDatabase.FILE_NAME);
+    }
+
+    @Test
+    void aStagedCopyBesideAnythingElseIsRefusedAndLeftAlone() throws IOException {
+        SimpleQueue<Object> queue = populatedQueue();
+        Path destination = Files.createDirectory(dir.resolve("backup"));
+        Files.writeString(destination.resolve(".localqueue.db.incomplete"), "half a copy", UTF_8);
+        Files.writeString(destination.resolve("notes.txt"), "mine", UTF_8);
+
+        assertThatThrownBy(() -> queue.backup(destination)).isInstanceOf(LocalQueueException.class)
+                .hasMessageContaining("already exists");
+        assertThat(fileNames(destination)).containsExactlyInAnyOrder(".localqueue.db.incomplete", "notes.txt");
+    }
+
+    @Test
     void existingFileIsRefusedAndLeftAlone() throws IOException {
         SimpleQueue<Object> queue = populatedQueue();
         Path destination = Files.writeString(dir.resolve("backup"), "not a directory", UTF_8);

@@ -32,7 +32,6 @@ final class BackupOperation {
 
     private static final Logger log = LoggerFactory.getLogger(BackupOperation.class);
 
-    static final String STAGED_NAME = ".localqueue.db.incomplete";
     private static final int VERIFY_MAX_ERRORS = 100;
 
     private BackupOperation() {
@@ -41,18 +40,9 @@ final class BackupOperation {
     static BackupResult run(Path queueDirectory, ReaderPool readers, Path destination) {
         long start = System.nanoTime();
         Path target = validate(queueDirectory, destination);
-        try {
-            Files.createDirectory(target);
-        } catch (FileAlreadyExistsException exists) {
-            throw new LocalQueueException("backup destination " + destination
-                    + " already exists; a backup only ever goes into a new directory", exists);
-        } catch (IOException failure) {
-            throw new LocalQueueException("cannot create backup directory " + destination + ": " + failure, failure);
-        }
-        Path staged = target.resolve(STAGED_NAME);
-        Path file = target.resolve(SqliteQueueStore.FILE_NAME);
-        boolean complete = false;
-        try {
+        try (BackupDestination claimed = BackupDestination.claim(target, destination)) {
+            Path staged = claimed.staged();
+            Path file = target.resolve(SqliteQueueStore.FILE_NAME);
             try {
                 readers.withSession(session -> copy(session.connection(), staged));
             } catch (SQLException failure) {
@@ -68,16 +58,13 @@ final class BackupOperation {
             Files.move(staged, file, StandardCopyOption.ATOMIC_MOVE);
             Failpoints.reach("backup", Failpoints.Stage.AFTER_COMMIT);
             long size = Files.size(file);
-            complete = true;
-            return new BackupResult(BackupResult.SCHEMA_VERSION, destination, destination.resolve(SqliteQueueStore.FILE_NAME),
-                    Duration.ofNanos(System.nanoTime() - start), verification.pageCount, verification.pageCount,
-                    size, true, IntegrityCheckMode.FULL, verification.check.messages());
+            claimed.complete();
+            return new BackupResult(BackupResult.SCHEMA_VERSION, destination,
+                    destination.resolve(SqliteQueueStore.FILE_NAME), Duration.ofNanos(System.nanoTime() - start),
+                    verification.pageCount, verification.pageCount, size, true, IntegrityCheckMode.FULL,
+                    verification.check.messages());
         } catch (IOException | SQLException failure) {
             throw new LocalQueueException("backup to " + destination + " failed: " + failure, failure);
-        } finally {
-            if (!complete) {
-                removeQuietly(target, staged, file);
-            }
         }
     }
 
@@ -137,18 +124,6 @@ final class BackupOperation {
     private static void deleteSidecars(Path file) throws IOException {
         for (String suffix : List.of("-journal", "-wal", "-shm")) {
             Files.deleteIfExists(Path.of(file + suffix));
-        }
-    }
-
-    private static void removeQuietly(Path target, Path staged, Path file) {
-        try {
-            deleteSidecars(staged);
-            Files.deleteIfExists(staged);
-            deleteSidecars(file);
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(target);
-        } catch (IOException failure) {
-            log.warn("Could not remove the incomplete backup in {}", target, failure);
         }
     }
 
