@@ -52,6 +52,11 @@ public class LocalQueueProperties {
      */
     private final Health health = new Health();
 
+    /**
+     * The SQLite library localqueue runs on.
+     */
+    private final Sqlite sqlite = new Sqlite();
+
     public Path getPath() {
         return path;
     }
@@ -82,6 +87,10 @@ public class LocalQueueProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Sqlite getSqlite() {
+        return sqlite;
     }
 
     /**
@@ -277,6 +286,28 @@ public class LocalQueueProperties {
 
         public void setIntegrityCheckInterval(Duration integrityCheckInterval) {
             this.integrityCheckInterval = integrityCheckInterval;
+        }
+    }
+
+    /**
+     * The SQLite library: an application refuses to start on one older than 3.51.3 unless told to accept the risk.
+     *
+     * @since 0.1.0
+     */
+    public static class Sqlite {
+
+        /**
+         * Whether to start on a SQLite library older than 3.51.3, which lacks SQLite's fix of a WAL-reset bug that
+         * can corrupt a database several connections write at once; each start then logs a warning.
+         */
+        private boolean allowUnsafeVersion;
+
+        public boolean isAllowUnsafeVersion() {
+            return allowUnsafeVersion;
+        }
+
+        public void setAllowUnsafeVersion(boolean allowUnsafeVersion) {
+            this.allowUnsafeVersion = allowUnsafeVersion;
         }
     }
 }

@@ -8,9 +8,12 @@ import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueSettings;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 
 @Configuration(proxyBeanMethods = false)
 class LocalQueueDatabaseConfiguration {
@@ -38,6 +41,13 @@ class LocalQueueDatabaseConfiguration {
                     configured.getDelivery().getMaxRetries(), configured.getMaxPendingJobs());
         }
         return settings;
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static SqliteVersionCheck localQueueSqliteVersionCheck(ObjectProvider<LocalQueueProperties> properties) {
+        return new SqliteVersionCheck(properties, LocalQueueDatabase::sqliteVersion);
     }
 
     @Bean(destroyMethod = "close")
