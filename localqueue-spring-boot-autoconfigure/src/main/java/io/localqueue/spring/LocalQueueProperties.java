@@ -38,6 +38,11 @@ public class LocalQueueProperties {
     private final Delivery delivery = new Delivery();
 
     /**
+     * How producers (LocalQueueTemplate) wait for room in a full queue, unless a queue overrides it.
+     */
+    private final Producer producer = new Producer();
+
+    /**
      * Per-queue settings, keyed by queue name.
      */
     private final Map<String, Queue> queues = new LinkedHashMap<>();
@@ -75,6 +80,10 @@ public class LocalQueueProperties {
 
     public Delivery getDelivery() {
         return delivery;
+    }
+
+    public Producer getProducer() {
+        return producer;
     }
 
     public Map<String, Queue> getQueues() {
@@ -128,6 +137,28 @@ public class LocalQueueProperties {
     }
 
     /**
+     * How producers wait for room.
+     *
+     * @since 0.1.0
+     */
+    public static class Producer {
+
+        /**
+         * How long LocalQueueTemplate waits for room in a queue at its max-pending-jobs before throwing
+         * QueueFullException; 0 makes one attempt.
+         */
+        private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
+
+        public Duration getMaxWait() {
+            return maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+    }
+
+    /**
      * Settings of one queue.
      *
      * @since 0.1.0
@@ -135,8 +166,8 @@ public class LocalQueueProperties {
     public static class Queue {
 
         /**
-         * Most ready plus processing jobs the queue may hold; producers wait while it is full. Unlimited when
-         * unset.
+         * Most ready plus processing jobs the queue may hold; producers wait up to their max-wait while it is full.
+         * Unlimited when unset.
          */
         private @Nullable Long maxPendingJobs;
 
@@ -144,6 +175,11 @@ public class LocalQueueProperties {
          * Lease and retry budget of this queue; unset values fall back to localqueue.delivery.
          */
         private final DeliveryOverride delivery = new DeliveryOverride();
+
+        /**
+         * How producers wait for room in this queue; unset values fall back to localqueue.producer.
+         */
+        private final ProducerOverride producer = new ProducerOverride();
 
         public @Nullable Long getMaxPendingJobs() {
             return maxPendingJobs;
@@ -155,6 +191,31 @@ public class LocalQueueProperties {
 
         public DeliveryOverride getDelivery() {
             return delivery;
+        }
+
+        public ProducerOverride getProducer() {
+            return producer;
+        }
+    }
+
+    /**
+     * A queue's own wait for room.
+     *
+     * @since 0.1.0
+     */
+    public static class ProducerOverride {
+
+        /**
+         * How long LocalQueueTemplate waits for room in this queue before throwing QueueFullException.
+         */
+        private @Nullable Duration maxWait;
+
+        public @Nullable Duration getMaxWait() {
+            return maxWait;
+        }
+
+        public void setMaxWait(@Nullable Duration maxWait) {
+            this.maxWait = maxWait;
         }
     }
 
