@@ -62,6 +62,11 @@ public class LocalQueueProperties {
      */
     private final Sqlite sqlite = new Sqlite();
 
+    /**
+     * How Spring MVC answers a request that met a full or closing queue.
+     */
+    private final Web web = new Web();
+
     public Path getPath() {
         return path;
     }
@@ -100,6 +105,10 @@ public class LocalQueueProperties {
 
     public Sqlite getSqlite() {
         return sqlite;
+    }
+
+    public Web getWeb() {
+        return web;
     }
 
     /**
@@ -369,6 +378,27 @@ public class LocalQueueProperties {
 
         public void setAllowUnsafeVersion(boolean allowUnsafeVersion) {
             this.allowUnsafeVersion = allowUnsafeVersion;
+        }
+    }
+
+    /**
+     * The answer of a Spring MVC request that met a full or closing queue: 503 Service Unavailable.
+     *
+     * @since 0.1.0
+     */
+    public static class Web {
+
+        /**
+         * How long the Retry-After header of a 503 asks clients to wait, rounded up to whole seconds.
+         */
+        private Duration retryAfter = Duration.ofSeconds(5);
+
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
         }
     }
 }
