@@ -292,9 +292,10 @@ public class LocalQueueProperties {
 
         /**
          * How long shutdown waits for running listener invocations to finish; jobs still running afterwards are
-         * delivered again once their leases expire.
+         * interrupted and delivered again once their leases expire. Unset means
+         * spring.lifecycle.timeout-per-shutdown-phase less 5s (25s with Boot's defaults); never longer than that.
          */
-        private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
+        private @Nullable Duration shutdownTimeout;
 
         public int getConcurrency() {
             return concurrency;
@@ -328,11 +329,11 @@ public class LocalQueueProperties {
             this.autoStartup = autoStartup;
         }
 
-        public Duration getShutdownTimeout() {
+        public @Nullable Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        public void setShutdownTimeout(Duration shutdownTimeout) {
+        public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }
     }

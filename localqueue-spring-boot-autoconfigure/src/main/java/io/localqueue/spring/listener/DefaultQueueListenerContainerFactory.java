@@ -74,7 +74,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     }
 
     /**
-     * Sets how long a stop waits for running invocations.
+     * Sets how long a stop waits for running invocations; the registry never waits longer than Spring's shutdown
+     * phase allows, and warns at start when this is longer.
      *
      * @param shutdownTimeout zero or more
      */
@@ -104,7 +105,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     @Override
     public QueueListenerContainer createContainer(QueueListenerEndpoint endpoint) {
         boolean starts = endpoint.autoStartup() != null ? endpoint.autoStartup() : autoStartup;
-        return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts);
+        return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts, shutdownTimeout);
     }
 
     private <T> Worker<T> worker(QueueListenerEndpoint endpoint) {
