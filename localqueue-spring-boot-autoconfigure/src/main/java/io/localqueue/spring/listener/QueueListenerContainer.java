@@ -24,15 +24,10 @@ public class QueueListenerContainer {
      * @param endpoint the listener it runs
      * @param workers makes a configured, unstarted worker
      * @param autoStartup whether the registry starts it with the context
-     * @param shutdownTimeout how long a stop waits for running invocations; zero or more
-     * @throws IllegalArgumentException when {@code shutdownTimeout} is null or negative
+     * @param shutdownTimeout how long a stop waits for running invocations, as the workers are configured to
      */
     public QueueListenerContainer(QueueListenerEndpoint endpoint, Supplier<Worker<?>> workers, boolean autoStartup,
                                   Duration shutdownTimeout) {
-        if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
-            throw new IllegalArgumentException("shutdownTimeout of @QueueListener '" + endpoint.id()
-                    + "' must be zero or more, got " + shutdownTimeout);
-        }
         this.endpoint = endpoint;
         this.workers = workers;
         this.autoStartup = autoStartup;
@@ -69,7 +64,17 @@ public class QueueListenerContainer {
      * @return true when every invocation finished in time
      */
     public synchronized boolean stop(Duration limit) {
-        return worker.stop(limit.compareTo(shutdownTimeout) < 0 ? limit : shutdownTimeout);
+        return worker.stop(within(limit));
+    }
+
+    /**
+     * Returns how long a stop within {@code limit} waits: the shorter of the limit and the shutdown timeout.
+     *
+     * @param limit the longest wait
+     * @return the wait
+     */
+    public Duration within(Duration limit) {
+        return limit.compareTo(shutdownTimeout) < 0 ? limit : shutdownTimeout;
     }
 
     /**

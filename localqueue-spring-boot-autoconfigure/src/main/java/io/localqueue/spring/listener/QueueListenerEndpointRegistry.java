@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
@@ -28,7 +29,7 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
  *
  * @since 0.1.0
  */
-public class QueueListenerEndpointRegistry implements SmartLifecycle, DisposableBean {
+public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartInitializingSingleton, DisposableBean {
 
     /** Starts after, and stops before, ordinary lifecycle beans such as web servers' graceful shutdown. */
     public static final int PHASE = Integer.MAX_VALUE - 1000;
@@ -42,7 +43,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
     private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
     private final Set<QueueListenerContainer> warned = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
-    private volatile boolean handedOver;
+    private boolean handedOver;
     private volatile @Nullable Duration shutdownPhaseTimeout;
 
     /**
@@ -83,18 +84,35 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
         this.shutdownPhaseTimeout = phaseTimeout;
     }
 
+    /**
+     * Builds the containers of the listeners found so far, once every singleton exists and before any lifecycle bean
+     * (the web server included) starts, so that a misconfigured listener fails the start before the server serves.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        takeOverEndpoints();
+    }
+
     @Override
     public void start() {
+        takeOverEndpoints();
         synchronized (this) {
             for (QueueListenerContainer container : containers.values()) {
                 startIfAutomatic(container);
             }
             running = true;
         }
-        if (!handedOver) {
+    }
+
+    /** Registers every endpoint found so far, and from then on each one as it is found; once. */
+    private void takeOverEndpoints() {
+        synchronized (this) {
+            if (handedOver) {
+                return;
+            }
             handedOver = true;
-            collector.handOver(this::register);
         }
+        collector.handOver(this::register);
     }
 
     /**
@@ -180,12 +198,13 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
         Duration phase = shutdownPhaseTimeout;
         List<CompletableFuture<Void>> stops = new ArrayList<>();
         for (QueueListenerContainer container : all) {
-            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> {
-                if (!(phase == null ? container.stop() : container.stop(maxShutdownTimeout(phase)))) {
-                    log.warn("@QueueListener '{}' did not finish its running jobs in time; they will be delivered "
-                            + "again after their leases", container.endpoint().id());
-                }
-            }));
+            Duration wait = phase == null ? container.shutdownTimeout() : maxShutdownTimeout(phase);
+            int running = container.activeJobs();
+            if (running > 0 && container.isRunning()) {
+                log.info("Stopping @QueueListener '{}': waiting up to {} for {} running job(s)",
+                        container.endpoint().id(), print(container.within(wait)), running);
+            }
+            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> container.stop(wait)));
         }
         CompletableFuture.allOf(stops.toArray(new CompletableFuture<?>[0])).join();
     }

@@ -51,6 +51,8 @@ class GracefulShutdownTest {
 
         assertThat(events).containsSubsequence("STOPPED InterruptedException", "DATASOURCE open",
                 "NEXT_PHASE_STOPPED");
+        assertThat(children.get(0).stderr())
+                .contains("Stopping @QueueListener 'longJob.handle': waiting up to 2400ms for 1 running job(s)");
         assertTheJobWaitsForItsNextDeliveryUnspent();
     }
 
