@@ -38,6 +38,11 @@ public class LocalQueueProperties {
     private final Delivery delivery = new Delivery();
 
     /**
+     * How producers (LocalQueueTemplate) wait for room in a full queue, unless a queue overrides it.
+     */
+    private final Producer producer = new Producer();
+
+    /**
      * Per-queue settings, keyed by queue name.
      */
     private final Map<String, Queue> queues = new LinkedHashMap<>();
@@ -51,6 +56,16 @@ public class LocalQueueProperties {
      * The localqueue health indicator.
      */
     private final Health health = new Health();
+
+    /**
+     * The SQLite library localqueue runs on.
+     */
+    private final Sqlite sqlite = new Sqlite();
+
+    /**
+     * How Spring MVC answers a request that met a full or closing queue.
+     */
+    private final Web web = new Web();
 
     public Path getPath() {
         return path;
@@ -72,6 +87,10 @@ public class LocalQueueProperties {
         return delivery;
     }
 
+    public Producer getProducer() {
+        return producer;
+    }
+
     public Map<String, Queue> getQueues() {
         return queues;
     }
@@ -82,6 +101,14 @@ public class LocalQueueProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Sqlite getSqlite() {
+        return sqlite;
+    }
+
+    public Web getWeb() {
+        return web;
     }
 
     /**
@@ -119,6 +146,28 @@ public class LocalQueueProperties {
     }
 
     /**
+     * How producers wait for room.
+     *
+     * @since 0.1.0
+     */
+    public static class Producer {
+
+        /**
+         * How long LocalQueueTemplate waits for room in a queue at its max-pending-jobs before throwing
+         * QueueFullException; 0 makes one attempt.
+         */
+        private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
+
+        public Duration getMaxWait() {
+            return maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+    }
+
+    /**
      * Settings of one queue.
      *
      * @since 0.1.0
@@ -126,8 +175,8 @@ public class LocalQueueProperties {
     public static class Queue {
 
         /**
-         * Most ready plus processing jobs the queue may hold; producers wait while it is full. Unlimited when
-         * unset.
+         * Most ready plus processing jobs the queue may hold; producers wait up to their max-wait while it is full.
+         * Unlimited when unset.
          */
         private @Nullable Long maxPendingJobs;
 
@@ -135,6 +184,11 @@ public class LocalQueueProperties {
          * Lease and retry budget of this queue; unset values fall back to localqueue.delivery.
          */
         private final DeliveryOverride delivery = new DeliveryOverride();
+
+        /**
+         * How producers wait for room in this queue; unset values fall back to localqueue.producer.
+         */
+        private final ProducerOverride producer = new ProducerOverride();
 
         public @Nullable Long getMaxPendingJobs() {
             return maxPendingJobs;
@@ -146,6 +200,31 @@ public class LocalQueueProperties {
 
         public DeliveryOverride getDelivery() {
             return delivery;
+        }
+
+        public ProducerOverride getProducer() {
+            return producer;
+        }
+    }
+
+    /**
+     * A queue's own wait for room.
+     *
+     * @since 0.1.0
+     */
+    public static class ProducerOverride {
+
+        /**
+         * How long LocalQueueTemplate waits for room in this queue before throwing QueueFullException.
+         */
+        private @Nullable Duration maxWait;
+
+        public @Nullable Duration getMaxWait() {
+            return maxWait;
+        }
+
+        public void setMaxWait(@Nullable Duration maxWait) {
+            this.maxWait = maxWait;
         }
     }
 
@@ -213,9 +292,10 @@ public class LocalQueueProperties {
 
         /**
          * How long shutdown waits for running listener invocations to finish; jobs still running afterwards are
-         * delivered again once their leases expire.
+         * interrupted and delivered again once their leases expire. Unset means
+         * spring.lifecycle.timeout-per-shutdown-phase less 5s (25s with Boot's defaults); never longer than that.
          */
-        private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
+        private @Nullable Duration shutdownTimeout;
 
         public int getConcurrency() {
             return concurrency;
@@ -249,11 +329,11 @@ public class LocalQueueProperties {
             this.autoStartup = autoStartup;
         }
 
-        public Duration getShutdownTimeout() {
+        public @Nullable Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        public void setShutdownTimeout(Duration shutdownTimeout) {
+        public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }
     }
@@ -277,6 +357,49 @@ public class LocalQueueProperties {
 
         public void setIntegrityCheckInterval(Duration integrityCheckInterval) {
             this.integrityCheckInterval = integrityCheckInterval;
+        }
+    }
+
+    /**
+     * The SQLite library: an application refuses to start on one older than 3.51.3 unless told to accept the risk.
+     *
+     * @since 0.1.0
+     */
+    public static class Sqlite {
+
+        /**
+         * Whether to start on a SQLite library older than 3.51.3, which lacks SQLite's fix of a WAL-reset bug that
+         * can corrupt a database several connections write at once; each start then logs a warning.
+         */
+        private boolean allowUnsafeVersion;
+
+        public boolean isAllowUnsafeVersion() {
+            return allowUnsafeVersion;
+        }
+
+        public void setAllowUnsafeVersion(boolean allowUnsafeVersion) {
+            this.allowUnsafeVersion = allowUnsafeVersion;
+        }
+    }
+
+    /**
+     * The answer of a Spring MVC request that met a full or closing queue: 503 Service Unavailable.
+     *
+     * @since 0.1.0
+     */
+    public static class Web {
+
+        /**
+         * How long the Retry-After header of a 503 asks clients to wait, rounded up to whole seconds.
+         */
+        private Duration retryAfter = Duration.ofSeconds(5);
+
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
         }
     }
 }

@@ -11,16 +11,22 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Puts jobs on the application's queues, serializing payloads of any type as JSON; each call commits before it
- * returns and, on a queue with {@code max-pending-jobs}, waits for room.
+ * returns. On a queue at its {@code max-pending-jobs}, a call without a timeout waits at most the queue's producer
+ * wait ({@code localqueue.producer.max-wait}, 5 seconds by default) for room, then throws
+ * {@link QueueFullException}, so that a full queue never holds a web request or the shutdown for long.
  *
  * @since 0.1.0
  */
 public class LocalQueueTemplate {
 
+    /** How long a producer waits for room when nothing else is configured: 5 seconds. */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(5);
+
     private final LocalQueueRegistry queues;
 
     /**
-     * Creates a template over the application's queues.
+     * Creates a template over the application's queues; each queue's wait for room comes from the registry's
+     * {@link QueueSettings}.
      *
      * @param queues the registry
      */
@@ -29,30 +35,34 @@ public class LocalQueueTemplate {
     }
 
     /**
-     * Commits one job and returns its id.
+     * Commits one job and returns its id, waiting at most the queue's producer wait for room.
      *
      * @param queue the queue name
      * @param payload the payload, not null
      * @return the job id
+     * @throws QueueFullException when the queue is still full once the wait is over
      */
     public long put(String queue, Object payload) {
-        return queues.queue(queue).put(payload);
+        return put(queue, payload, null);
     }
 
     /**
-     * Commits one job, or returns the id of the job already holding {@code jobId} in the queue, in any state.
+     * Commits one job, or returns the id of the job already holding {@code jobId} in the queue, in any state; waits
+     * at most the queue's producer wait for room.
      *
      * @param queue the queue name
      * @param payload the payload, not null
      * @param jobId the deduplication key, or null for none
      * @return the id of the new or existing job
+     * @throws QueueFullException when the queue is still full once the wait is over
      */
     public long put(String queue, Object payload, @Nullable String jobId) {
-        return queues.queue(queue).put(payload, jobId);
+        return put(queue, payload, jobId, maxWait(queue));
     }
 
     /**
-     * Commits one job like {@link #put(String, Object, String)}, waiting at most {@code timeout} for room.
+     * Commits one job like {@link #put(String, Object, String)}, waiting at most {@code timeout} for room instead of
+     * the queue's producer wait.
      *
      * @param queue the queue name
      * @param payload the payload, not null
@@ -66,33 +76,37 @@ public class LocalQueueTemplate {
     }
 
     /**
-     * Commits all items in one transaction or none, returning ids in input order.
+     * Commits all items in one transaction or none, returning ids in input order; waits at most the queue's producer
+     * wait for room, and fails at once when the batch could never fit.
      *
      * @param queue the queue name
      * @param items the jobs, each with an optional job id
      * @return the ids in input order
+     * @throws QueueFullException when the batch still does not fit once the wait is over
      */
     public List<Long> putMany(String queue, List<? extends EnqueueItem<?>> items) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
         for (EnqueueItem<?> item : items) {
             batch.add(item == null ? null : EnqueueItem.of(item.data(), item.jobId()));
         }
-        return queues.queue(queue).putMany(batch);
+        return queues.queue(queue).putMany(batch, maxWait(queue));
     }
 
     /**
-     * Commits all payloads, without job ids, in one transaction or none.
+     * Commits all payloads, without job ids, in one transaction or none, waiting like
+     * {@link #putMany(String, List)}.
      *
      * @param queue the queue name
      * @param payloads the payloads
      * @return the ids in input order
+     * @throws QueueFullException when the batch still does not fit once the wait is over
      */
     public List<Long> putAll(String queue, Collection<?> payloads) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(payloads.size());
         for (Object payload : payloads) {
             batch.add(EnqueueItem.of(payload));
         }
-        return queues.queue(queue).putMany(batch);
+        return queues.queue(queue).putMany(batch, maxWait(queue));
     }
 
     /**
@@ -103,5 +117,9 @@ public class LocalQueueTemplate {
      */
     public QueueStats stats(String queue) {
         return queues.queue(queue).stats();
+    }
+
+    private Duration maxWait(String queue) {
+        return queues.settings().producerMaxWaitFor(queue);
     }
 }

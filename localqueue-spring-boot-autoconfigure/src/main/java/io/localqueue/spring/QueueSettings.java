@@ -11,26 +11,33 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the application's queues are opened: the durability every queue commits with, the delivery policy of queues
- * without their own, and each configured queue's overrides. The one place that resolves a queue's delivery policy;
- * each override is validated when it is added, so a bad one fails the application's start.
+ * How the application's queues are opened and filled: the durability every queue commits with, the delivery policy
+ * and the producers' wait for room of queues without their own, and each configured queue's overrides. The one
+ * place that resolves a queue's settings; each value is validated when it is added, so a bad one fails the
+ * application's start.
  *
  * @since 0.1.0
  */
 public final class QueueSettings {
 
+    private static final Queue UNSET = new Queue(null, null, null);
+
     private final DeliveryPolicy defaultDelivery;
     private final DurabilityMode durability;
+    private final Duration defaultProducerMaxWait;
     private final Map<String, Queue> queues;
 
-    private QueueSettings(DeliveryPolicy defaultDelivery, DurabilityMode durability, Map<String, Queue> queues) {
+    private QueueSettings(DeliveryPolicy defaultDelivery, DurabilityMode durability, Duration defaultProducerMaxWait,
+                          Map<String, Queue> queues) {
         this.defaultDelivery = defaultDelivery;
         this.durability = durability;
+        this.defaultProducerMaxWait = defaultProducerMaxWait;
         this.queues = queues;
     }
 
     /**
-     * Returns settings without per-queue overrides.
+     * Returns settings without per-queue overrides, whose producers wait {@link LocalQueueTemplate#DEFAULT_MAX_WAIT}
+     * for room.
      *
      * @param defaultDelivery the delivery policy of every queue
      * @param durability how every queue commits
@@ -43,12 +50,12 @@ public final class QueueSettings {
         if (durability == null) {
             throw new IllegalArgumentException("durability must not be null");
         }
-        return new QueueSettings(defaultDelivery, durability, Map.of());
+        return new QueueSettings(defaultDelivery, durability, LocalQueueTemplate.DEFAULT_MAX_WAIT, Map.of());
     }
 
     /**
-     * Returns a copy in which one queue has its own lease, retry budget or pending-job limit; unset values fall back
-     * to the defaults.
+     * Returns a copy in which one queue has its own lease, retry budget or pending-job limit; a null value keeps what
+     * the queue had so far, or the default.
      *
      * @param name the queue name
      * @param lease the queue's lease, or null for the default one
@@ -59,18 +66,47 @@ public final class QueueSettings {
      */
     public QueueSettings withQueue(String name, @Nullable Duration lease, @Nullable Integer maxRetries,
                                    @Nullable Long maxPendingJobs) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("name must not be blank");
-        }
+        requireName(name);
         if (maxPendingJobs != null && maxPendingJobs <= 0) {
             throw new IllegalArgumentException("maxPendingJobs of queue '" + name + "' must be positive, got "
                     + maxPendingJobs);
         }
-        DeliveryPolicy delivery = new DeliveryPolicy(lease != null ? lease : defaultDelivery.lease(),
-                maxRetries != null ? maxRetries : defaultDelivery.maxRetries());
-        Map<String, Queue> copy = new LinkedHashMap<>(queues);
-        copy.put(name, new Queue(delivery, maxPendingJobs));
-        return new QueueSettings(defaultDelivery, durability, Collections.unmodifiableMap(copy));
+        Queue queue = queues.getOrDefault(name, UNSET);
+        DeliveryPolicy delivery = queue.delivery != null ? queue.delivery : defaultDelivery;
+        if (lease != null) {
+            delivery = delivery.withLease(lease);
+        }
+        if (maxRetries != null) {
+            delivery = delivery.withMaxRetries(maxRetries);
+        }
+        return withQueue(name, new Queue(delivery, maxPendingJobs != null ? maxPendingJobs : queue.maxPendingJobs,
+                queue.producerMaxWait));
+    }
+
+    /**
+     * Returns a copy in which producers of queues without a wait of their own wait at most {@code maxWait} for room.
+     *
+     * @param maxWait zero or more; {@code Duration.ZERO} makes one attempt
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code maxWait} is null or negative
+     */
+    public QueueSettings withProducerMaxWait(Duration maxWait) {
+        return new QueueSettings(defaultDelivery, durability, requireWait(maxWait, "producerMaxWait"), queues);
+    }
+
+    /**
+     * Returns a copy in which producers of one queue wait at most {@code maxWait} for room in it.
+     *
+     * @param name the queue name
+     * @param maxWait zero or more; {@code Duration.ZERO} makes one attempt
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code maxWait} is null or negative
+     */
+    public QueueSettings withProducerMaxWait(String name, Duration maxWait) {
+        requireName(name);
+        Duration checked = requireWait(maxWait, "producerMaxWait of queue '" + name + "'");
+        Queue queue = queues.getOrDefault(name, UNSET);
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked));
     }
 
     /**
@@ -81,7 +117,7 @@ public final class QueueSettings {
      */
     public DeliveryPolicy deliveryFor(String queue) {
         Queue settings = queues.get(queue);
-        return settings == null ? defaultDelivery : settings.delivery;
+        return settings == null || settings.delivery == null ? defaultDelivery : settings.delivery;
     }
 
     /**
@@ -94,6 +130,18 @@ public final class QueueSettings {
         Queue settings = queues.get(queue);
         return settings == null || settings.maxPendingJobs == null ? OptionalLong.empty()
                 : OptionalLong.of(settings.maxPendingJobs);
+    }
+
+    /**
+     * Returns how long a producer waits for room in a full queue before {@code QueueFullException}.
+     *
+     * @param queue the queue name
+     * @return the queue's own wait, or the default one
+     */
+    public Duration producerMaxWaitFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null || settings.producerMaxWait == null ? defaultProducerMaxWait
+                : settings.producerMaxWait;
     }
 
     /**
@@ -114,6 +162,27 @@ public final class QueueSettings {
         return queues.keySet();
     }
 
-    private record Queue(DeliveryPolicy delivery, @Nullable Long maxPendingJobs) {
+    private QueueSettings withQueue(String name, Queue queue) {
+        Map<String, Queue> copy = new LinkedHashMap<>(queues);
+        copy.put(name, queue);
+        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, Collections.unmodifiableMap(copy));
+    }
+
+    private static void requireName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("name must not be blank");
+        }
+    }
+
+    private static Duration requireWait(Duration maxWait, String what) {
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException(what + " must be zero or more, got " + maxWait);
+        }
+        return maxWait;
+    }
+
+    /** A queue's own values; null ones fall back to the defaults. */
+    private record Queue(@Nullable DeliveryPolicy delivery, @Nullable Long maxPendingJobs,
+                         @Nullable Duration producerMaxWait) {
     }
 }

@@ -44,7 +44,8 @@ class ConfigurationReferenceTest {
     void everyDocumentedPropertyExists() throws IOException {
         Map<String, String> declared = declaredDefaults();
         List<String> perQueue = List.of("localqueue.queues.<name>.max-pending-jobs",
-                "localqueue.queues.<name>.delivery.lease", "localqueue.queues.<name>.delivery.max-retries");
+                "localqueue.queues.<name>.delivery.lease", "localqueue.queues.<name>.delivery.max-retries",
+                "localqueue.queues.<name>.producer.max-wait");
 
         for (String name : documentedDefaults().keySet()) {
             assertThat(declared.containsKey(name) || perQueue.contains(name)).as("%s is a real property", name)

@@ -154,6 +154,37 @@ public final class ChildProcess implements AutoCloseable {
         return line;
     }
 
+    /**
+     * Returns every stdout line still to come, once the child has ended its output and exited, failing when it still
+     * runs after {@code timeout}.
+     *
+     * @param timeout how long to wait for the child to end
+     * @return the lines, in order
+     */
+    public List<String> linesUntilExit(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> lines = new ArrayList<>();
+        while (!stdoutEnded) {
+            String line;
+            try {
+                line = stdout.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw failure("was awaited by an interrupted thread");
+            }
+            if (line == null) {
+                throw failure("still prints after " + timeout + "; so far: " + lines);
+            }
+            if (line.equals(END_OF_STREAM)) {
+                stdoutEnded = true;
+            } else {
+                lines.add(line);
+            }
+        }
+        awaitExit(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return lines;
+    }
+
     /** Reads the next line and fails unless it starts with {@code event}; returns the words after it. */
     public List<String> expect(String event) {
         return expect(event, defaultWait);
@@ -220,6 +251,15 @@ public final class ChildProcess implements AutoCloseable {
             throw failure("is still alive after SIGKILL");
         }
         return status;
+    }
+
+    /**
+     * Asks the child to stop with SIGTERM, as a container platform or {@code kill} does, and returns at once; the
+     * child's shutdown hooks run, so it may keep printing until it exits. Goes through the process handle, since
+     * {@code Process.destroy()} would also close the pipes and lose what the child prints while it stops.
+     */
+    public void terminate() {
+        process.toHandle().destroy();
     }
 
     /**

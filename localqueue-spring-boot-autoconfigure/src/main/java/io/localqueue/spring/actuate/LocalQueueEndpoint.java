@@ -20,8 +20,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * The {@code localqueue} actuator endpoint: {@code GET /actuator/localqueue} reports every queue's diagnostics and
  * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know), and
- * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue.
- * Read-only by default: the replay exists only with {@code management.endpoint.localqueue.access=unrestricted}.
+ * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue
+ * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). No operation
+ * creates a queue. Read-only by default: the replay exists only with
+ * {@code management.endpoint.localqueue.access=unrestricted}.
  *
  * @since 0.1.0
  */
@@ -72,19 +74,22 @@ public class LocalQueueEndpoint {
      *
      * @param queue the queue name
      * @param messageId the dead letter's id
-     * @return what happened; a queue the application does not know (which is left uncreated), a missing id, one that
-     *         is not a dead letter of this queue, or a full queue is reported, not thrown
+     * @return what happened; a queue the application does not know (which is left uncreated), an id that is not a
+     *         dead letter of this queue, or a full queue is reported in the outcome, not thrown
      */
     @WriteOperation
     public RetryDescriptor retry(@Selector String queue, long messageId) {
         if (!queues.queueNames().contains(queue)) {
-            return new RetryDescriptor(queue, messageId, false, "the application has no queue '" + queue + "'");
+            return new RetryDescriptor(queue, messageId, RetryOutcome.UNKNOWN_QUEUE,
+                    "the application has no queue '" + queue + "'");
         }
         try {
             queues.queue(queue).retryFailed(messageId);
-            return new RetryDescriptor(queue, messageId, true, "moved back to the queue");
-        } catch (JobNotFoundException | QueueFullException refused) {
-            return new RetryDescriptor(queue, messageId, false, refused.getMessage());
+            return new RetryDescriptor(queue, messageId, RetryOutcome.RETRIED, "moved back to the queue");
+        } catch (JobNotFoundException missing) {
+            return new RetryDescriptor(queue, messageId, RetryOutcome.NOT_A_DEAD_LETTER, missing.getMessage());
+        } catch (QueueFullException full) {
+            return new RetryDescriptor(queue, messageId, RetryOutcome.QUEUE_FULL, full.getMessage());
         }
     }
 
@@ -141,10 +146,44 @@ public class LocalQueueEndpoint {
      * @param queue the queue name
      * @param messageId the dead letter's id
      * @param retried whether it went back to the queue
-     * @param message what happened
+     * @param outcome why it did or did not
+     * @param message what happened, in words
      *
      * @since 0.1.0
      */
-    public record RetryDescriptor(String queue, long messageId, boolean retried, @Nullable String message) {
+    public record RetryDescriptor(String queue, long messageId, boolean retried, RetryOutcome outcome,
+                                  @Nullable String message) {
+
+        /**
+         * Creates the descriptor of an outcome; {@code retried} is true for {@link RetryOutcome#RETRIED} only.
+         *
+         * @param queue the queue name
+         * @param messageId the dead letter's id
+         * @param outcome what happened
+         * @param message what happened, in words
+         */
+        public RetryDescriptor(String queue, long messageId, RetryOutcome outcome, @Nullable String message) {
+            this(queue, messageId, outcome == RetryOutcome.RETRIED, outcome, message);
+        }
+    }
+
+    /**
+     * What became of a replay; over HTTP each has its status.
+     *
+     * @since 0.1.0
+     */
+    public enum RetryOutcome {
+
+        /** The dead letter is back in its queue with a fresh delivery budget (200). */
+        RETRIED,
+
+        /** The application has no such queue, and none was created (404). */
+        UNKNOWN_QUEUE,
+
+        /** The queue holds no dead letter with that id: missing, not failed, or another queue's (404). */
+        NOT_A_DEAD_LETTER,
+
+        /** The queue is at its pending-job limit; the dead letter stays where it was (503). */
+        QUEUE_FULL
     }
 }

@@ -1,5 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
+import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
+
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
@@ -7,10 +9,14 @@ import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueSettings;
+import java.time.Duration;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 
 @Configuration(proxyBeanMethods = false)
 class LocalQueueDatabaseConfiguration {
@@ -18,7 +24,11 @@ class LocalQueueDatabaseConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DeliveryPolicy localQueueDeliveryPolicy(LocalQueueProperties properties) {
-        return new DeliveryPolicy(properties.getDelivery().getLease(), properties.getDelivery().getMaxRetries());
+        LocalQueueProperties.Delivery delivery = properties.getDelivery();
+        DeliveryPolicy withLease = apply("localqueue.delivery.lease", delivery.getLease(),
+                () -> DeliveryPolicy.defaults().withLease(delivery.getLease()));
+        return apply("localqueue.delivery.max-retries", delivery.getMaxRetries(),
+                () -> withLease.withMaxRetries(delivery.getMaxRetries()));
     }
 
     @Bean
@@ -31,13 +41,37 @@ class LocalQueueDatabaseConfiguration {
     @ConditionalOnMissingBean
     QueueSettings localQueueSettings(LocalQueueProperties properties, DeliveryPolicy delivery,
                                      DurabilityMode durability) {
-        QueueSettings settings = QueueSettings.of(delivery, durability);
+        Duration maxWait = properties.getProducer().getMaxWait();
+        QueueSettings settings = apply("localqueue.producer.max-wait", maxWait,
+                () -> QueueSettings.of(delivery, durability).withProducerMaxWait(maxWait));
         for (Map.Entry<String, LocalQueueProperties.Queue> queue : properties.getQueues().entrySet()) {
-            LocalQueueProperties.Queue configured = queue.getValue();
-            settings = settings.withQueue(queue.getKey(), configured.getDelivery().getLease(),
-                    configured.getDelivery().getMaxRetries(), configured.getMaxPendingJobs());
+            settings = withQueue(settings, queue.getKey(), queue.getValue());
         }
         return settings;
+    }
+
+    /** Adds one queue's overrides, one property at a time, so that a refusal names the property. */
+    private static QueueSettings withQueue(QueueSettings settings, String name, LocalQueueProperties.Queue queue) {
+        String prefix = "localqueue.queues." + name + ".";
+        Duration lease = queue.getDelivery().getLease();
+        Integer maxRetries = queue.getDelivery().getMaxRetries();
+        Long maxPendingJobs = queue.getMaxPendingJobs();
+        Duration maxWait = queue.getProducer().getMaxWait();
+        QueueSettings leased = apply(prefix + "delivery.lease", lease,
+                () -> settings.withQueue(name, lease, null, null));
+        QueueSettings retried = apply(prefix + "delivery.max-retries", maxRetries,
+                () -> leased.withQueue(name, null, maxRetries, null));
+        QueueSettings limited = apply(prefix + "max-pending-jobs", maxPendingJobs,
+                () -> retried.withQueue(name, null, null, maxPendingJobs));
+        return maxWait == null ? limited : apply(prefix + "producer.max-wait", maxWait,
+                () -> limited.withProducerMaxWait(name, maxWait));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static SqliteVersionCheck localQueueSqliteVersionCheck(ObjectProvider<LocalQueueProperties> properties) {
+        return new SqliteVersionCheck(properties, LocalQueueDatabase::sqliteVersion);
     }
 
     @Bean(destroyMethod = "close")

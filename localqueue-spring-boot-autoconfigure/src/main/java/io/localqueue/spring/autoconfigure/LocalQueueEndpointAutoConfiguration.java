@@ -2,9 +2,11 @@ package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
+import io.localqueue.spring.actuate.LocalQueueEndpointWebExtension;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,9 +15,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * The {@code localqueue} actuator endpoint, when actuator is present and the endpoint is available. Its write
- * operation (dead-letter replay) follows Boot's endpoint access control: read-only unless
- * {@code management.endpoint.localqueue.access=unrestricted}.
+ * The {@code localqueue} actuator endpoint, when actuator is present and the endpoint is available, and its web
+ * extension, which gives the dead-letter replay its HTTP statuses when the endpoint is exposed over HTTP. The replay
+ * follows Boot's endpoint access control: read-only unless {@code management.endpoint.localqueue.access=unrestricted}.
  *
  * @since 0.1.0
  */
@@ -30,5 +32,13 @@ public final class LocalQueueEndpointAutoConfiguration {
     LocalQueueEndpoint localQueueEndpoint(LocalQueueRegistry queues,
                                           ObjectProvider<QueueListenerEndpointRegistry> listeners) {
         return new LocalQueueEndpoint(queues, listeners.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LocalQueueEndpoint.class)
+    @ConditionalOnAvailableEndpoint(endpoint = LocalQueueEndpoint.class, exposure = EndpointExposure.WEB)
+    LocalQueueEndpointWebExtension localQueueEndpointWebExtension(LocalQueueEndpoint endpoint) {
+        return new LocalQueueEndpointWebExtension(endpoint);
     }
 }

@@ -17,10 +17,13 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.autoconfigure.context.LifecycleProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 @Configuration(proxyBeanMethods = false)
@@ -30,6 +33,7 @@ class QueueListenerConfiguration {
     static final String DEFAULT_FACTORY = "localQueueListenerContainerFactory";
 
     private static final String CONFIGURER = "queueListenerContainerFactoryConfigurer";
+    private static final String SHUTDOWN_PHASE_PROPERTY = "spring.lifecycle.timeout-per-shutdown-phase";
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -42,18 +46,20 @@ class QueueListenerConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.PLATFORM)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurer(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers) {
-        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null);
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
+        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null,
+                defaultShutdownTimeout(environment));
     }
 
     @Bean(name = CONFIGURER)
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.VIRTUAL)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurerVirtualThreads(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers) {
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
         SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("localqueue-listener-");
         executor.setVirtualThreads(true);
-        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor);
+        return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor,
+                defaultShutdownTimeout(environment));
     }
 
     @Bean(name = DEFAULT_FACTORY)
@@ -68,10 +74,24 @@ class QueueListenerConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueListenerEndpointRegistry queueListenerEndpointRegistry(QueueListenerAnnotationBeanPostProcessor collector,
-                                                                BeanFactory beanFactory) {
+                                                                BeanFactory beanFactory, Environment environment) {
         QueueListenerContainerFactory defaultFactory = beanFactory.getBean(DEFAULT_FACTORY,
                 QueueListenerContainerFactory.class);
-        return new QueueListenerEndpointRegistry(collector, beanFactory, defaultFactory);
+        QueueListenerEndpointRegistry registry = new QueueListenerEndpointRegistry(collector, beanFactory,
+                defaultFactory);
+        registry.setShutdownPhaseTimeout(shutdownPhaseTimeout(environment));
+        return registry;
+    }
+
+    /** How long Spring waits for each shutdown phase, the listeners' included: Boot's property, or its default. */
+    private static Duration shutdownPhaseTimeout(Environment environment) {
+        return Binder.get(environment).bind(SHUTDOWN_PHASE_PROPERTY, Duration.class)
+                .orElseGet(() -> new LifecycleProperties().getTimeoutPerShutdownPhase());
+    }
+
+    /** The listeners' shutdown timeout when none is configured: as long as the shutdown phase allows. */
+    private static Duration defaultShutdownTimeout(Environment environment) {
+        return QueueListenerEndpointRegistry.maxShutdownTimeout(shutdownPhaseTimeout(environment));
     }
 
     private static WorkerObserver composite(ObjectProvider<WorkerObserver> provider) {

@@ -3,6 +3,7 @@ package io.localqueue.spring.autoconfigure;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
@@ -18,16 +19,19 @@ public final class QueueListenerContainerFactoryConfigurer {
     private final LocalQueueProperties.Listener listener;
     private final WorkerObserver observer;
     private final @Nullable Executor taskExecutor;
+    private final Duration defaultShutdownTimeout;
 
     QueueListenerContainerFactoryConfigurer(LocalQueueProperties.Listener listener, WorkerObserver observer,
-                                            @Nullable Executor taskExecutor) {
+                                            @Nullable Executor taskExecutor, Duration defaultShutdownTimeout) {
         this.listener = listener;
         this.observer = observer;
         this.taskExecutor = taskExecutor;
+        this.defaultShutdownTimeout = defaultShutdownTimeout;
     }
 
     /**
-     * Configures a factory with the listener properties, observers and task executor.
+     * Configures a factory with the listener properties, observers and task executor; without
+     * {@code localqueue.listener.shutdown-timeout}, listeners wait as long as Spring's shutdown phase allows.
      *
      * @param factory the factory to configure
      */
@@ -36,7 +40,8 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setPollInterval(listener.getPollInterval());
         factory.setHeartbeatInterval(listener.getHeartbeatInterval());
         factory.setAutoStartup(listener.isAutoStartup());
-        factory.setShutdownTimeout(listener.getShutdownTimeout());
+        Duration shutdownTimeout = listener.getShutdownTimeout();
+        factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
     }

@@ -74,7 +74,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     }
 
     /**
-     * Sets how long a stop waits for running invocations.
+     * Sets how long a stop waits for running invocations; the registry never waits longer than Spring's shutdown
+     * phase allows, and warns at start when this is longer.
      *
      * @param shutdownTimeout zero or more
      */
@@ -104,7 +105,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     @Override
     public QueueListenerContainer createContainer(QueueListenerEndpoint endpoint) {
         boolean starts = endpoint.autoStartup() != null ? endpoint.autoStartup() : autoStartup;
-        return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts);
+        return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts, shutdownTimeout);
     }
 
     private <T> Worker<T> worker(QueueListenerEndpoint endpoint) {
@@ -113,27 +114,32 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         SimpleQueue<T> queue = queues.queue(endpoint.queue(), type);
         Duration heartbeat = heartbeatInterval != null ? heartbeatInterval
                 : Worker.defaultHeartbeatInterval(queue.delivery().lease());
+        int threads = endpoint.concurrency() != null ? endpoint.concurrency() : concurrency;
+        Worker.Builder<T> builder = Worker.builder(queue,
+                        new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob()))
+                .name(endpoint.id())
+                .observer(observer);
+        apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
+        apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
+        apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));
+        if (!heartbeat.isZero()) {
+            apply(endpoint, "localqueue.listener.heartbeat-interval", () -> builder.heartbeatInterval(heartbeat));
+        }
+        Executor executor = taskExecutor;
+        if (executor != null) {
+            builder.executor(executor);
+        }
+        @SuppressWarnings("unchecked")
+        Class<? extends Throwable>[] permanent = endpoint.permanentErrors().toArray(new Class[0]);
+        return builder.permanentErrors(permanent).build();
+    }
+
+    /** Applies one setting, so that a refusal names the property that usually holds it. */
+    private static void apply(QueueListenerEndpoint endpoint, String property, Runnable setting) {
         try {
-            Worker.Builder<T> builder = Worker.builder(queue,
-                            new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob()))
-                    .name(endpoint.id())
-                    .concurrency(endpoint.concurrency() != null ? endpoint.concurrency() : concurrency)
-                    .pollInterval(pollInterval)
-                    .shutdownTimeout(shutdownTimeout)
-                    .observer(observer);
-            if (!heartbeat.isZero()) {
-                builder.heartbeatInterval(heartbeat);
-            }
-            Executor executor = taskExecutor;
-            if (executor != null) {
-                builder.executor(executor);
-            }
-            @SuppressWarnings("unchecked")
-            Class<? extends Throwable>[] permanent = endpoint.permanentErrors().toArray(new Class[0]);
-            return builder.permanentErrors(permanent).build();
-        } catch (IllegalArgumentException invalid) {
-            throw new IllegalArgumentException("@QueueListener '" + endpoint.id() + "' on queue '" + endpoint.queue()
-                    + "' is misconfigured: " + invalid.getMessage(), invalid);
+            setting.run();
+        } catch (IllegalArgumentException refused) {
+            throw new QueueListenerConfigurationException(endpoint, property, refused);
         }
     }
 }

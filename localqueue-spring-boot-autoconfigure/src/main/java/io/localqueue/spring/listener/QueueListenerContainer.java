@@ -1,6 +1,7 @@
 package io.localqueue.spring.listener;
 
 import io.localqueue.Worker;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -14,6 +15,7 @@ public class QueueListenerContainer {
     private final QueueListenerEndpoint endpoint;
     private final Supplier<Worker<?>> workers;
     private final boolean autoStartup;
+    private final Duration shutdownTimeout;
     private volatile Worker<?> worker;
 
     /**
@@ -22,11 +24,14 @@ public class QueueListenerContainer {
      * @param endpoint the listener it runs
      * @param workers makes a configured, unstarted worker
      * @param autoStartup whether the registry starts it with the context
+     * @param shutdownTimeout how long a stop waits for running invocations, as the workers are configured to
      */
-    public QueueListenerContainer(QueueListenerEndpoint endpoint, Supplier<Worker<?>> workers, boolean autoStartup) {
+    public QueueListenerContainer(QueueListenerEndpoint endpoint, Supplier<Worker<?>> workers, boolean autoStartup,
+                                  Duration shutdownTimeout) {
         this.endpoint = endpoint;
         this.workers = workers;
         this.autoStartup = autoStartup;
+        this.shutdownTimeout = shutdownTimeout;
         this.worker = workers.get();
     }
 
@@ -43,12 +48,42 @@ public class QueueListenerContainer {
     }
 
     /**
-     * Stops consuming and waits, up to the shutdown timeout, for running invocations to finish.
+     * Stops consuming and waits, up to the shutdown timeout, for running invocations to finish; those still running
+     * afterwards are interrupted and their results discarded.
      *
      * @return true when every invocation finished in time
      */
-    public synchronized boolean stop() {
-        return worker.stop();
+    public boolean stop() {
+        return stop(shutdownTimeout);
+    }
+
+    /**
+     * Stops like {@link #stop()}, waiting no longer than {@code limit} even when the shutdown timeout is longer.
+     *
+     * @param limit the longest wait, zero or more
+     * @return true when every invocation finished in time
+     */
+    public synchronized boolean stop(Duration limit) {
+        return worker.stop(within(limit));
+    }
+
+    /**
+     * Returns how long a stop within {@code limit} waits: the shorter of the limit and the shutdown timeout.
+     *
+     * @param limit the longest wait
+     * @return the wait
+     */
+    public Duration within(Duration limit) {
+        return limit.compareTo(shutdownTimeout) < 0 ? limit : shutdownTimeout;
+    }
+
+    /**
+     * Returns how long a stop waits for running invocations.
+     *
+     * @return the shutdown timeout
+     */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
     }
 
     /**

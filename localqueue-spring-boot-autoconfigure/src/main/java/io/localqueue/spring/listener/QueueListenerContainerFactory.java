@@ -11,7 +11,8 @@ public interface QueueListenerContainerFactory {
 
     /**
      * Creates a stopped container for an endpoint; invalid settings (such as a heartbeat not shorter than the
-     * queue's lease) throw {@link IllegalArgumentException} naming them.
+     * queue's lease) throw {@link IllegalArgumentException} naming them, a {@link QueueListenerConfigurationException}
+     * from the default factory.
      *
      * @param endpoint the listener
      * @return the container

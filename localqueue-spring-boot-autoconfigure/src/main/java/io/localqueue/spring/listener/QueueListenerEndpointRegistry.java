@@ -1,40 +1,50 @@
 package io.localqueue.spring.listener;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.format.annotation.DurationFormat;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * Starts the {@code @QueueListener} containers after every other bean is ready (a late lifecycle phase) and stops
- * them first on shutdown, all at once, each waiting up to its shutdown timeout for running invocations. A listener
- * whose bean is created after the context started (lazy initialization, {@code @Lazy}, a scoped bean) gets its
- * container then, started at once while the registry runs.
+ * them first on shutdown, all at once, each waiting up to its shutdown timeout for running invocations, but never
+ * past Spring's timeout for this phase when it is known: Spring would otherwise stop the next phases and close the
+ * application's beans under jobs still running. A listener whose bean is created after the context started (lazy
+ * initialization, {@code @Lazy}, a scoped bean) gets its container then, started at once while the registry runs.
  *
  * @since 0.1.0
  */
-public class QueueListenerEndpointRegistry implements SmartLifecycle, DisposableBean {
+public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartInitializingSingleton, DisposableBean {
 
     /** Starts after, and stops before, ordinary lifecycle beans such as web servers' graceful shutdown. */
     public static final int PHASE = Integer.MAX_VALUE - 1000;
 
     private static final Logger log = LoggerFactory.getLogger(QueueListenerEndpointRegistry.class);
+    private static final Duration MARGIN = Duration.ofSeconds(5);
 
     private final QueueListenerAnnotationBeanPostProcessor collector;
     private final BeanFactory beanFactory;
     private final QueueListenerContainerFactory defaultFactory;
     private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
+    private final Set<QueueListenerContainer> warned = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
-    private volatile boolean handedOver;
+    private boolean handedOver;
+    private volatile @Nullable Duration shutdownPhaseTimeout;
 
     /**
      * Creates the registry.
@@ -50,18 +60,59 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
         this.defaultFactory = defaultFactory;
     }
 
+    /**
+     * Returns the longest a listener may wait for its running invocations within a shutdown phase of
+     * {@code phaseTimeout}: the phase less a margin of 5 seconds (a fifth of a phase under 25 seconds), which leaves
+     * the phase time to interrupt what still runs and record what finished.
+     *
+     * @param phaseTimeout Spring's timeout for the phase, zero or more
+     * @return the longest shutdown timeout that fits the phase
+     */
+    public static Duration maxShutdownTimeout(Duration phaseTimeout) {
+        Duration fifth = phaseTimeout.dividedBy(5);
+        return phaseTimeout.minus(fifth.compareTo(MARGIN) < 0 ? fifth : MARGIN);
+    }
+
+    /**
+     * Tells the registry how long Spring waits for its shutdown phase ({@code spring.lifecycle.timeout-per-shutdown-phase}
+     * in Spring Boot): stops then wait at most {@link #maxShutdownTimeout(Duration)} of it, and starting warns about
+     * every listener whose own shutdown timeout is longer. Null, the default, leaves each listener its own timeout.
+     *
+     * @param phaseTimeout the phase's timeout, zero or more, or null when unknown
+     */
+    public void setShutdownPhaseTimeout(@Nullable Duration phaseTimeout) {
+        this.shutdownPhaseTimeout = phaseTimeout;
+    }
+
+    /**
+     * Builds the containers of the listeners found so far, once every singleton exists and before any lifecycle bean
+     * (the web server included) starts, so that a misconfigured listener fails the start before the server serves.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        takeOverEndpoints();
+    }
+
     @Override
     public void start() {
+        takeOverEndpoints();
         synchronized (this) {
             for (QueueListenerContainer container : containers.values()) {
                 startIfAutomatic(container);
             }
             running = true;
         }
-        if (!handedOver) {
+    }
+
+    /** Registers every endpoint found so far, and from then on each one as it is found; once. */
+    private void takeOverEndpoints() {
+        synchronized (this) {
+            if (handedOver) {
+                return;
+            }
             handedOver = true;
-            collector.handOver(this::register);
         }
+        collector.handOver(this::register);
     }
 
     /**
@@ -86,6 +137,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
     }
 
     private void startIfAutomatic(QueueListenerContainer container) {
+        warnIfLongerThanThePhase(container);
         if (container.isAutoStartup() && !container.isRunning()) {
             container.start();
             log.debug("Started @QueueListener '{}' on queue '{}'", container.endpoint().id(),
@@ -143,16 +195,45 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, Disposable
             running = false;
             all = new ArrayList<>(containers.values());
         }
+        Duration phase = shutdownPhaseTimeout;
         List<CompletableFuture<Void>> stops = new ArrayList<>();
         for (QueueListenerContainer container : all) {
-            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> {
-                if (!container.stop()) {
-                    log.warn("@QueueListener '{}' did not finish its running jobs in time; they will be delivered "
-                            + "again after their leases", container.endpoint().id());
-                }
-            }));
+            Duration wait = phase == null ? container.shutdownTimeout() : maxShutdownTimeout(phase);
+            int running = container.activeJobs();
+            if (running > 0 && container.isRunning()) {
+                log.info("Stopping @QueueListener '{}': waiting up to {} for {} running job(s)",
+                        container.endpoint().id(), print(container.within(wait)), running);
+            }
+            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> container.stop(wait)));
         }
         CompletableFuture.allOf(stops.toArray(new CompletableFuture<?>[0])).join();
+    }
+
+    /** Warns once about a listener that would wait for its jobs longer than Spring waits for this phase. */
+    private void warnIfLongerThanThePhase(QueueListenerContainer container) {
+        Duration phase = shutdownPhaseTimeout;
+        if (phase == null || warned.contains(container)) {
+            return;
+        }
+        Duration wanted = container.shutdownTimeout();
+        Duration fits = maxShutdownTimeout(phase);
+        if (wanted.compareTo(fits) > 0) {
+            warned.add(container);
+            Duration quarter = wanted.dividedBy(4);
+            Duration needed = wanted.plus(quarter.compareTo(MARGIN) < 0 ? quarter : MARGIN);
+            log.warn("@QueueListener '{}' would wait up to {} for its running jobs at shutdown "
+                            + "(localqueue.listener.shutdown-timeout or its factory's setShutdownTimeout), but Spring "
+                            + "waits {} for the listeners' shutdown phase (spring.lifecycle.timeout-per-shutdown-phase) "
+                            + "and would then stop the application's other beans under jobs still running. It will "
+                            + "wait {}; raise spring.lifecycle.timeout-per-shutdown-phase to at least {} to keep {}.",
+                    container.endpoint().id(), print(wanted), print(phase), print(fits), print(needed), print(wanted));
+        }
+    }
+
+    private static String print(Duration duration) {
+        boolean wholeSeconds = duration.toMillis() % 1000 == 0;
+        return DurationFormatterUtils.print(duration, DurationFormat.Style.SIMPLE,
+                wholeSeconds ? DurationFormat.Unit.SECONDS : DurationFormat.Unit.MILLIS);
     }
 
     /** Runs on a thread of its own: stops block for seconds, and the common pool may have a single thread. */

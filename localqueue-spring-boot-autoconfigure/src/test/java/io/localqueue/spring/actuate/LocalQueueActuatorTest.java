@@ -116,6 +116,31 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                 });
     }
 
+    @Test
+    void webExtensionGivesEachReplayOutcomeItsStatus() {
+        onTempDir().withPropertyValues(EXPOSE, "management.endpoint.localqueue.access=UNRESTRICTED")
+                .run(context -> {
+                    LocalQueueEndpointWebExtension web = context.getBean(LocalQueueEndpointWebExtension.class);
+                    SimpleQueue<Object> parked = context.getBean(LocalQueueRegistry.class).queue("parked");
+                    long id = parked.put("poison");
+                    parked.fail(parked.getNowait(), "operator test");
+
+                    assertThat(web.retry("nope", id).getStatus()).isEqualTo(404);
+                    assertThat(web.retry("nope", id).getBody().outcome())
+                            .isEqualTo(LocalQueueEndpoint.RetryOutcome.UNKNOWN_QUEUE);
+                    assertThat(web.retry("parked", id + 1).getStatus()).isEqualTo(404);
+                    assertThat(web.retry("parked", id).getStatus()).isEqualTo(200);
+                    assertThat(web.retry("parked", id).getStatus()).isEqualTo(404);
+                    assertThat(context.getBean(LocalQueueRegistry.class).queueNames()).doesNotContain("nope");
+                });
+    }
+
+    @Test
+    void webExtensionNotAutoConfiguredWhenTheEndpointIsNotExposedOverHttp() {
+        onTempDir().withPropertyValues("management.endpoints.jmx.exposure.include=localqueue")
+                .run(context -> assertThat(context).doesNotHaveBean(LocalQueueEndpointWebExtension.class));
+    }
+
     // ---------------------------------------------------------------- health
 
     @Test

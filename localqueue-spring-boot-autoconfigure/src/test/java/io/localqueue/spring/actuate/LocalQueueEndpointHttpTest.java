@@ -109,27 +109,70 @@ class LocalQueueEndpointHttpTest {
         assertThat(diagnostics.path("ready").asLong()).isEqualTo(1);
         assertThat(diagnostics.path("failed").asLong()).isZero();
 
-        HttpResponse<String> again = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
-        assertThat(again.statusCode()).isEqualTo(200);
-        assertThat(JSON.readTree(again.body()).path("retried").asBoolean()).isFalse();
-
-        HttpResponse<String> missing = post(app, "/actuator/localqueue/parked", "{\"messageId\": 987654}");
-        assertThat(missing.statusCode()).isEqualTo(200);
-        assertThat(JSON.readTree(missing.body()).path("retried").asBoolean()).isFalse();
+        assertThat(body.path("outcome").asString()).isEqualTo("RETRIED");
     }
 
     @Test
-    void retryOnAQueueTheApplicationDoesNotKnowLeavesNoQueueBehind() throws Exception {
+    void retryOfAnIdThatIsNotADeadLetterIsNotFound() throws Exception {
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+        long id = deadLetter(app, "parked");
+        long elsewhere = deadLetter(app, "other");
+        assertThat(post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}").statusCode())
+                .isEqualTo(200);
+
+        HttpResponse<String> again = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        HttpResponse<String> missing = post(app, "/actuator/localqueue/parked", "{\"messageId\": 987654}");
+        HttpResponse<String> otherQueues = post(app, "/actuator/localqueue/parked",
+                "{\"messageId\": " + elsewhere + "}");
+
+        for (HttpResponse<String> response : List.of(again, missing, otherQueues)) {
+            assertThat(response.statusCode()).isEqualTo(404);
+            JsonNode body = JSON.readTree(response.body());
+            assertThat(body.path("retried").asBoolean()).isFalse();
+            assertThat(body.path("outcome").asString()).isEqualTo("NOT_A_DEAD_LETTER");
+        }
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("other").failed()).isEqualTo(1);
+    }
+
+    @Test
+    void retryOnAQueueTheApplicationDoesNotKnowIsNotFoundAndLeavesNoQueueBehind() throws Exception {
         ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
 
-        HttpResponse<String> response = post(app, "/actuator/localqueue/typo", "{\"messageId\": 1}");
+        HttpResponse<String> response = post(app, "/actuator/localqueue/nope", "{\"messageId\": 1}");
 
-        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.statusCode()).isEqualTo(404);
         JsonNode body = JSON.readTree(response.body());
-        assertThat(body.path("retried").asBoolean()).isFalse();
-        assertThat(body.path("message").asString()).contains("no queue 'typo'");
+        assertThat(body.path("outcome").asString()).isEqualTo("UNKNOWN_QUEUE");
+        assertThat(body.path("message").asString()).contains("no queue 'nope'");
+        assertThat(get(app, "/actuator/localqueue/nope").statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(get(app, "/actuator/localqueue").body()).path("queues").has("nope")).isFalse();
+        assertThat(app.getBean(LocalQueueRegistry.class).database().queueNames()).doesNotContain("nope");
+    }
+
+    @Test
+    void retryOnAFullQueueIsUnavailableAndLeavesTheDeadLetter() throws Exception {
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted",
+                "localqueue.queues.parked.max-pending-jobs=1");
+        long id = deadLetter(app, "parked");
+        app.getBean(LocalQueueTemplate.class).put("parked", "takes the only room");
+
+        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(JSON.readTree(response.body()).path("outcome").asString()).isEqualTo("QUEUE_FULL");
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").failed()).isEqualTo(1);
+    }
+
+    @Test
+    void readsOfQueuesTheApplicationDoesNotKnowCreateNone() throws Exception {
+        ConfigurableApplicationContext app = start();
+
         assertThat(get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
+        assertThat(get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
+
         assertThat(JSON.readTree(get(app, "/actuator/localqueue").body()).path("queues").has("typo")).isFalse();
+        assertThat(app.getBean(LocalQueueRegistry.class).queueNames()).doesNotContain("typo");
+        assertThat(app.getBean(LocalQueueRegistry.class).database().queueNames()).doesNotContain("typo");
     }
 
     // ---------------------------------------------------------------- support

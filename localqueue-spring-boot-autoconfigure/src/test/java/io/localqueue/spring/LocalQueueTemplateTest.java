@@ -1,0 +1,168 @@
+package io.localqueue.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.EnqueueItem;
+import io.localqueue.Job;
+import io.localqueue.QueueClosedException;
+import io.localqueue.QueueFullException;
+import io.localqueue.SimpleQueue;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LocalQueueTemplateTest extends ContextRunnerTestBase {
+
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    @Test
+    void aPutOnAFullQueueGivesUpWithQueueFullExceptionInsteadOfWaitingForever() {
+        fullQueue("localqueue.producer.max-wait=200ms").run(context -> {
+            LocalQueueTemplate template = filled(context);
+
+            CompletableFuture<Long> put = inThread(() -> template.put("small", "third"));
+
+            assertThatThrownBy(() -> put.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(QueueFullException.class)
+                    .hasMessageContaining("small");
+        });
+    }
+
+    @Test
+    void producersWaitFiveSecondsUnlessConfigured() {
+        onTempDir().withPropertyValues("localqueue.queues.now.producer.max-wait=0s").run(context -> {
+            QueueSettings settings = context.getBean(QueueSettings.class);
+            assertThat(LocalQueueTemplate.DEFAULT_MAX_WAIT).isEqualTo(Duration.ofSeconds(5));
+            assertThat(settings.producerMaxWaitFor("anything")).isEqualTo(LocalQueueTemplate.DEFAULT_MAX_WAIT);
+            assertThat(settings.producerMaxWaitFor("now")).isZero();
+            assertThat(context.getBean(LocalQueueProperties.class).getProducer().getMaxWait())
+                    .isEqualTo(LocalQueueTemplate.DEFAULT_MAX_WAIT);
+        });
+    }
+
+    @Test
+    void aQueuesOwnWaitOverridesTheDefaultAndZeroMakesOneAttempt() {
+        fullQueue("localqueue.producer.max-wait=10m", "localqueue.queues.small.producer.max-wait=0s").run(context -> {
+            LocalQueueTemplate template = filled(context);
+
+            assertThatThrownBy(() -> template.put("small", "third")).isInstanceOf(QueueFullException.class);
+            assertThatThrownBy(() -> template.put("small", "third", "key-3")).isInstanceOf(QueueFullException.class);
+            assertThat(context.getBean(QueueSettings.class).maxPendingJobsFor("small")).hasValue(2);
+        });
+    }
+
+    @Test
+    void batchesWaitTheQueuesWaitToo() {
+        fullQueue("localqueue.queues.small.producer.max-wait=0s").run(context -> {
+            LocalQueueTemplate template = filled(context);
+
+            assertThatThrownBy(() -> template.putAll("small", List.of("a")))
+                    .isInstanceOf(QueueFullException.class);
+            assertThatThrownBy(() -> template.putMany("small", List.of(EnqueueItem.of("b"))))
+                    .isInstanceOf(QueueFullException.class);
+        });
+    }
+
+    @Test
+    void aWaitingPutTakesTheRoomAJobLeaves() {
+        fullQueue("localqueue.producer.max-wait=10m").run(context -> {
+            LocalQueueTemplate template = filled(context);
+            CompletableFuture<Long> put = inThread(() -> template.put("small", "third"));
+
+            SimpleQueue<Object> queue = context.getBean(LocalQueueRegistry.class).queue("small");
+            Job<Object> job = queue.getNowait();
+            queue.ack(job);
+
+            assertThat(put.get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isPositive();
+            assertThat(template.stats("small").ready()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aPutWaitingWhenTheContextClosesIsReleasedWithQueueClosedException() throws Exception {
+        Thread[] producer = new Thread[1];
+        CompletableFuture<Long> put = new CompletableFuture<>();
+        fullQueue("localqueue.producer.max-wait=10m").run(context -> {
+            LocalQueueTemplate template = filled(context);
+            producer[0] = new Thread(() -> {
+                try {
+                    put.complete(template.put("small", "third"));
+                } catch (RuntimeException failure) {
+                    put.completeExceptionally(failure);
+                }
+            }, "blocked-producer");
+            producer[0].setDaemon(true);
+            producer[0].start();
+            await().atMost(BOUND).until(() -> producer[0].getState() == Thread.State.TIMED_WAITING
+                    || producer[0].getState() == Thread.State.WAITING);
+            assertThat(put).isNotDone();
+        });
+
+        assertThatThrownBy(() -> put.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(QueueClosedException.class);
+    }
+
+    @Test
+    void aNegativeWaitFailsTheStartNamingTheProperty() {
+        assertRefused("localqueue.producer.max-wait", "-1s");
+        assertRefused("localqueue.queues.small.producer.max-wait", "-1s");
+    }
+
+    @Test
+    void badQueueValuesFailTheStartNamingTheProperty() {
+        assertRefused("localqueue.delivery.lease", "0s");
+        assertRefused("localqueue.delivery.max-retries", "-1");
+        assertRefused("localqueue.queues.small.delivery.lease", "0s");
+        assertRefused("localqueue.queues.small.delivery.max-retries", "-1");
+        assertRefused("localqueue.queues.small.max-pending-jobs", "0");
+    }
+
+    private void assertRefused(String property, String value) {
+        onTempDir().withPropertyValues(property + "=" + value).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .satisfies(refused -> assertThat(((InvalidConfigurationPropertyValueException) refused).getName())
+                            .isEqualTo(property));
+        });
+    }
+
+    /** A context whose queue "small" has room for two jobs. */
+    private ApplicationContextRunner fullQueue(String... properties) {
+        return onTempDir().withPropertyValues("localqueue.queues.small.max-pending-jobs=2")
+                .withPropertyValues(properties);
+    }
+
+    /** Fills queue "small" to its limit and returns the template. */
+    private static LocalQueueTemplate filled(ApplicationContext context) {
+        LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+        template.put("small", "first");
+        template.put("small", "second");
+        return template;
+    }
+
+    private static <T> CompletableFuture<T> inThread(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.complete(task.get());
+            } catch (RuntimeException failure) {
+                result.completeExceptionally(failure);
+            }
+        }, "producer");
+        thread.setDaemon(true);
+        thread.start();
+        return result;
+    }
+}
