@@ -127,6 +127,7 @@ final class SoakConsumerChild {
                 case RETRIED -> "R";
                 case DEAD_LETTERED -> "D";
                 case DISCARDED -> "X";
+                case RELEASED -> "L"; // a graceful stop's hand-back; the soak only ever kills consumers
             };
             log.line(letter + " " + job.id() + " " + job.attempts());
             if (outcome == JobOutcome.ACKED && acked.incrementAndGet() % reackEvery == 0) {
