@@ -216,8 +216,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     /**
      * Claims the oldest available job and starts its lease, waiting as long as it takes for one (also while another
-     * process holds the write lock); a job whose payload the serializer cannot decode becomes a dead letter ({@link FailureReason#INVALID_PAYLOAD}) and the call
-     * throws {@link LocalQueueException} naming it.
+     * process holds the write lock); a job whose payload the serializer cannot decode becomes a dead letter
+     * ({@link FailureReason#INVALID_PAYLOAD}) and the call throws {@link LocalQueueException} naming it.
      *
      * @return the job
      */

@@ -278,7 +278,8 @@ public final class Worker<T> implements AutoCloseable {
         if (!finished) {
             abandoned = true;
             log.warn("Worker '{}' on queue '{}' is stopping with {} handler(s) still running after {} ms; "
-                    + "interrupting them", name, queue.name(), active.get(), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+                    + "interrupting them", name, queue.name(), active.get(),
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
             pollerThreads.forEach(Thread::interrupt);
             try {
                 if (!pollersStopped.await(INTERRUPT_GRACE_MS, TimeUnit.MILLISECONDS)) {

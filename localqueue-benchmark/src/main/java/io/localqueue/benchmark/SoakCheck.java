@@ -168,7 +168,8 @@ final class SoakCheck {
             switch (words[0]) {
                 case "S" -> started(Long.parseLong(words[1]), Integer.parseInt(words[2]), words[3], words[4],
                         words[5]);
-                case "A", "R", "D", "X", "L" -> finished(words[0], Long.parseLong(words[1]), Integer.parseInt(words[2]));
+                case "A", "R", "D", "X", "L" ->
+                        finished(words[0], Long.parseLong(words[1]), Integer.parseInt(words[2]));
                 case "RR" -> secondAcksRefused++;
                 case "RA" -> secondAcksAccepted++;
                 default -> throw new IllegalStateException("unexpected line in " + log + ": " + line);

@@ -18,12 +18,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A soak consumer: a {@link Worker} whose handler logs each execution as it starts, works for a few milliseconds
  * (sleeps: the work itself) and then, by chance, returns (an ack), throws a transient error (a nack) or a permanent
- * error (a dead letter), or first works past its lease (its result is discarded); jobs whose key is a poison key always throw transiently. Its observer logs each outcome
- * once committed, and acknowledges some acked deliveries a second time, logging whether that was refused. Prints
- * {@code READY} once running and, on {@code STOP}, stops the worker and prints {@code DONE}.
+ * error (a dead letter), or first works past its lease (its result is discarded); jobs whose key is a poison key
+ * always throw transiently. Its observer logs each outcome once committed, and acknowledges some acked deliveries a
+ * second time, logging whether that was refused. Prints {@code READY} once running and, on {@code STOP}, stops the
+ * worker and prints {@code DONE}.
  *
  * <p>Log lines: {@code S <id> <attempts> <receipt> <key> <decision>} when an execution starts, then one of
- * {@code A} (acked), {@code R} (retried), {@code D} (dead-lettered) or {@code X} (discarded) {@code <id> <attempts>},
+ * {@code A} (acked), {@code R} (retried), {@code D} (dead-lettered), {@code X} (discarded) or {@code L} (released)
+ * {@code <id> <attempts>},
  * and {@code RR <id>} (second ack refused) or {@code RA <id>} (second ack accepted, which must never happen).
  */
 final class SoakConsumerChild {

@@ -60,7 +60,8 @@ record SoakResult(SoakProfile profile, long seed, long faultNanos, long drainNan
         lines.add(String.format(Locale.ROOT, "localqueue soak, profile %s: %d producer and %d consumer JVMs "
                         + "(Worker concurrency %d), lease %d s, %d retries, %s, %d puts/s per producer, seed %d",
                 profile.name(), profile.producers(), profile.consumers(), profile.concurrency(),
-                profile.lease().toSeconds(), profile.maxRetries(), SoakQueue.DURABILITY, profile.putsPerSecond(), seed));
+                profile.lease().toSeconds(), profile.maxRetries(), SoakQueue.DURABILITY, profile.putsPerSecond(),
+                seed));
         lines.add(String.format(Locale.ROOT, "Host: %d CPUs, one-minute load average %.1f at the start, %.1f at "
                 + "the end", Runtime.getRuntime().availableProcessors(), load.atStart(), load.atEnd()));
         lines.add("Duration: " + SoakRun.seconds(faultNanos) + " of faults, " + SoakRun.seconds(drainNanos)
@@ -70,8 +71,10 @@ record SoakResult(SoakProfile profile, long seed, long faultNanos, long drainNan
                 c.acked / settleSeconds));
         lines.add(String.format(Locale.ROOT, "Faults injected: %d kill -9 (producer %d, consumer %d); %d write-lock "
                         + "holds (%s in all, longest %s, %d could not take the lock); %s handler failures "
-                        + "(nack %s, poison %s, fail %s); %s lease overruns (slow handlers; %s results discarded, %s acked)",
-                producerKills + consumerKills, producerKills, consumerKills, lockHolds, SoakRun.seconds(lockHeld.toNanos()),
+                        + "(nack %s, poison %s, fail %s); %s lease overruns (slow handlers; %s results discarded, "
+                        + "%s acked)",
+                producerKills + consumerKills, producerKills, consumerKills, lockHolds,
+                SoakRun.seconds(lockHeld.toNanos()),
                 SoakRun.seconds(lockLongest.toNanos()), lockRefused, n(handlerFailures),
                 n(count(c.decisions, SoakConsumerChild.NACK)), n(count(c.decisions, SoakConsumerChild.POISON)),
                 n(count(c.decisions, SoakConsumerChild.FAIL)), n(count(c.decisions, SoakConsumerChild.SLOW)),

@@ -291,8 +291,8 @@ public class LocalQueueProperties {
         private boolean autoStartup = true;
 
         /**
-         * How long shutdown waits for running listener invocations to finish; jobs still running afterwards are
-         * interrupted and delivered again once their leases expire. Unset means
+         * How long shutdown waits for running listener invocations to finish; invocations still running afterwards
+         * are interrupted, and their jobs handed back without spending a delivery. Unset means
          * spring.lifecycle.timeout-per-shutdown-phase less 5s (25s with Boot's defaults); never longer than that.
          */
         private @Nullable Duration shutdownTimeout;

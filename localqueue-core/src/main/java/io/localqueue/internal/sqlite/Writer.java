@@ -90,8 +90,8 @@ public final class Writer implements AutoCloseable {
      * @return what {@code work} returned, after the commit
      * @throws DatabaseBusyException when the write lock stayed taken for the whole budget
      */
-    public <R extends @Nullable Object> R write(String transaction, DurabilityMode durability, long retryBudgetNanos, long lineWaitNanos,
-                                                Runnable ensureOpen, SessionWork<R> work) {
+    public <R extends @Nullable Object> R write(String transaction, DurabilityMode durability, long retryBudgetNanos,
+                                                long lineWaitNanos, Runnable ensureOpen, SessionWork<R> work) {
         return retrying(durability, retryBudgetNanos, lineWaitNanos, ensureOpen,
                 writer -> transaction(transaction, writer, work));
     }
