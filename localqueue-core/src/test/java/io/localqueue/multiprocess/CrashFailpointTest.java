@@ -154,34 +154,33 @@ class CrashFailpointTest extends MultiProcessTestBase {
 
     /** A job without retries left whose lease ended long ago, ahead of a ready job. */
     private static List<Object> expiredLeaseBeforeReadyJob(Run run) {
-        try (SimpleQueue<Object> past = open(run.queue, LONG_AGO, 0)) {
-            run.ids.put("expired", past.put("expired"));
-            past.getNowait();
-        }
-        try (SimpleQueue<Object> queue = open(run.queue)) {
-            run.ids.put("next", queue.put("next"));
-        }
+        putAndClaim(run, "expired", LONG_AGO, 0);
+        putReady(run, "next");
         return List.of();
     }
 
     /** A live lease, then two leases that ended long ago (one with retries left, one without), and a ready job. */
     private static List<Object> expiredAndLiveLeases(Run run) {
-        try (SimpleQueue<Object> queue = open(run.queue)) {
-            run.ids.put("live", queue.put("live"));
+        putAndClaim(run, "live", Duration.ZERO, DeliveryPolicy.DEFAULT_MAX_RETRIES);
+        putAndClaim(run, "expired", LONG_AGO, DeliveryPolicy.DEFAULT_MAX_RETRIES);
+        putAndClaim(run, "exhausted", LONG_AGO, 0);
+        putReady(run, "ready");
+        return List.of();
+    }
+
+    /** Puts a job named {@code label} and claims it, through a queue whose clock is {@code ago} behind. */
+    private static void putAndClaim(Run run, String label, Duration ago, int maxRetries) {
+        try (SimpleQueue<Object> queue = open(run.queue, ago, maxRetries)) {
+            run.ids.put(label, queue.put(label));
             queue.getNowait();
         }
-        try (SimpleQueue<Object> past = open(run.queue, LONG_AGO, DeliveryPolicy.DEFAULT_MAX_RETRIES)) {
-            run.ids.put("expired", past.put("expired"));
-            past.getNowait();
-        }
-        try (SimpleQueue<Object> past = open(run.queue, LONG_AGO, 0)) {
-            run.ids.put("exhausted", past.put("exhausted"));
-            past.getNowait();
-        }
+    }
+
+    /** Puts a ready job named {@code label}. */
+    private static void putReady(Run run, String label) {
         try (SimpleQueue<Object> queue = open(run.queue)) {
-            run.ids.put("ready", queue.put("ready"));
+            run.ids.put(label, queue.put(label));
         }
-        return List.of();
     }
 
     private static List<Object> deadLetter(Run run) {

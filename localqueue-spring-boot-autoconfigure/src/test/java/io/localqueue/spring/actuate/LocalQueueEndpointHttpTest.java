@@ -5,13 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.localqueue.Job;
 import io.localqueue.SimpleQueue;
+import io.localqueue.spring.AppHttp;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +36,7 @@ class LocalQueueEndpointHttpTest {
     @TempDir
     Path dir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AppHttp http = new AppHttp();
     private final List<ConfigurableApplicationContext> started = new ArrayList<>();
 
     @AfterEach
@@ -55,7 +52,7 @@ class LocalQueueEndpointHttpTest {
         template.put("parked", "waiting");
         await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
 
-        HttpResponse<String> all = get(app, "/actuator/localqueue");
+        HttpResponse<String> all = http.get(app, "/actuator/localqueue");
         assertThat(all.statusCode()).isEqualTo(200);
         JsonNode queues = JSON.readTree(all.body()).path("queues");
         assertThat(queues.has("mail")).isTrue();
@@ -68,13 +65,13 @@ class LocalQueueEndpointHttpTest {
         assertThat(listener.path("running").asBoolean()).isTrue();
         assertThat(queues.path("parked").path("listeners").size()).isZero();
 
-        HttpResponse<String> one = get(app, "/actuator/localqueue/parked");
+        HttpResponse<String> one = http.get(app, "/actuator/localqueue/parked");
         assertThat(one.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(one.body()).path("diagnostics").path("ready").asLong()).isEqualTo(1);
 
-        assertThat(get(app, "/actuator/localqueue/no-such-queue").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/no-such-queue").statusCode()).isEqualTo(404);
 
-        HttpResponse<String> health = get(app, "/actuator/health");
+        HttpResponse<String> health = http.get(app, "/actuator/health");
         assertThat(health.statusCode()).isEqualTo(200);
         JsonNode component = JSON.readTree(health.body()).path("components").path("localqueue");
         assertThat(component.path("status").asString()).isEqualTo("UP");
@@ -88,7 +85,7 @@ class LocalQueueEndpointHttpTest {
         ConfigurableApplicationContext app = start();
         long id = deadLetter(app, "parked");
 
-        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        HttpResponse<String> response = http.post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
 
         assertThat(response.statusCode()).isIn(404, 405);
         assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").failed()).isEqualTo(1);
@@ -99,13 +96,13 @@ class LocalQueueEndpointHttpTest {
         ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
         long id = deadLetter(app, "parked");
 
-        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        HttpResponse<String> response = http.post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
 
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.path("retried").asBoolean()).isTrue();
         assertThat(body.path("messageId").asLong()).isEqualTo(id);
-        JsonNode diagnostics = JSON.readTree(get(app, "/actuator/localqueue/parked").body()).path("diagnostics");
+        JsonNode diagnostics = JSON.readTree(http.get(app, "/actuator/localqueue/parked").body()).path("diagnostics");
         assertThat(diagnostics.path("ready").asLong()).isEqualTo(1);
         assertThat(diagnostics.path("failed").asLong()).isZero();
 
@@ -117,12 +114,12 @@ class LocalQueueEndpointHttpTest {
         ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
         long id = deadLetter(app, "parked");
         long elsewhere = deadLetter(app, "other");
-        assertThat(post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}").statusCode())
+        assertThat(http.post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}").statusCode())
                 .isEqualTo(200);
 
-        HttpResponse<String> again = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
-        HttpResponse<String> missing = post(app, "/actuator/localqueue/parked", "{\"messageId\": 987654}");
-        HttpResponse<String> otherQueues = post(app, "/actuator/localqueue/parked",
+        HttpResponse<String> again = http.post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        HttpResponse<String> missing = http.post(app, "/actuator/localqueue/parked", "{\"messageId\": 987654}");
+        HttpResponse<String> otherQueues = http.post(app, "/actuator/localqueue/parked",
                 "{\"messageId\": " + elsewhere + "}");
 
         for (HttpResponse<String> response : List.of(again, missing, otherQueues)) {
@@ -138,14 +135,14 @@ class LocalQueueEndpointHttpTest {
     void retryOnAQueueTheApplicationDoesNotKnowIsNotFoundAndLeavesNoQueueBehind() throws Exception {
         ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
 
-        HttpResponse<String> response = post(app, "/actuator/localqueue/nope", "{\"messageId\": 1}");
+        HttpResponse<String> response = http.post(app, "/actuator/localqueue/nope", "{\"messageId\": 1}");
 
         assertThat(response.statusCode()).isEqualTo(404);
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.path("outcome").asString()).isEqualTo("UNKNOWN_QUEUE");
         assertThat(body.path("message").asString()).contains("no queue 'nope'");
-        assertThat(get(app, "/actuator/localqueue/nope").statusCode()).isEqualTo(404);
-        assertThat(JSON.readTree(get(app, "/actuator/localqueue").body()).path("queues").has("nope")).isFalse();
+        assertThat(http.get(app, "/actuator/localqueue/nope").statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(http.get(app, "/actuator/localqueue").body()).path("queues").has("nope")).isFalse();
         assertThat(app.getBean(LocalQueueRegistry.class).database().queueNames()).doesNotContain("nope");
     }
 
@@ -156,7 +153,7 @@ class LocalQueueEndpointHttpTest {
         long id = deadLetter(app, "parked");
         app.getBean(LocalQueueTemplate.class).put("parked", "takes the only room");
 
-        HttpResponse<String> response = post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
+        HttpResponse<String> response = http.post(app, "/actuator/localqueue/parked", "{\"messageId\": " + id + "}");
 
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(JSON.readTree(response.body()).path("outcome").asString()).isEqualTo("QUEUE_FULL");
@@ -167,10 +164,10 @@ class LocalQueueEndpointHttpTest {
     void readsOfQueuesTheApplicationDoesNotKnowCreateNone() throws Exception {
         ConfigurableApplicationContext app = start();
 
-        assertThat(get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
-        assertThat(get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/typo").statusCode()).isEqualTo(404);
 
-        assertThat(JSON.readTree(get(app, "/actuator/localqueue").body()).path("queues").has("typo")).isFalse();
+        assertThat(JSON.readTree(http.get(app, "/actuator/localqueue").body()).path("queues").has("typo")).isFalse();
         assertThat(app.getBean(LocalQueueRegistry.class).queueNames()).doesNotContain("typo");
         assertThat(app.getBean(LocalQueueRegistry.class).database().queueNames()).doesNotContain("typo");
     }
@@ -194,24 +191,6 @@ class LocalQueueEndpointHttpTest {
         Job<Object> job = queue.getNowait();
         queue.fail(job, "operator test");
         return id;
-    }
-
-    private HttpResponse<String> get(ConfigurableApplicationContext app, String path)
-            throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json)
-            throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(ConfigurableApplicationContext app, String path) {
-        return URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
     }
 
     @Configuration(proxyBeanMethods = false)

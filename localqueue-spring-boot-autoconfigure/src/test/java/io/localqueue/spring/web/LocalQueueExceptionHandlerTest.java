@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueFullException;
+import io.localqueue.spring.AppHttp;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueWebMvcAutoConfiguration;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +27,6 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
@@ -53,7 +49,7 @@ class LocalQueueExceptionHandlerTest {
     @TempDir
     Path dir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AppHttp http = new AppHttp();
     private final List<ConfigurableApplicationContext> started = new ArrayList<>();
     private final WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(LocalQueueAutoConfiguration.class, LocalQueueWebMvcAutoConfiguration.class));
@@ -69,9 +65,9 @@ class LocalQueueExceptionHandlerTest {
     void aPostThatMeetsAFullQueueGets503WithRetryAfterAndAProblemDetail() throws Exception {
         ConfigurableApplicationContext app = start(App.class);
 
-        assertThat(post(app, "/jobs", "\"one\"").statusCode()).isEqualTo(200);
-        assertThat(post(app, "/jobs", "\"two\"").statusCode()).isEqualTo(200);
-        HttpResponse<String> third = post(app, "/jobs", "\"three\"");
+        assertThat(http.post(app, "/jobs", "\"one\"").statusCode()).isEqualTo(200);
+        assertThat(http.post(app, "/jobs", "\"two\"").statusCode()).isEqualTo(200);
+        HttpResponse<String> third = http.post(app, "/jobs", "\"three\"");
 
         assertThat(third.statusCode()).isEqualTo(503);
         assertThat(third.headers().firstValue("Retry-After")).hasValue("5");
@@ -89,7 +85,7 @@ class LocalQueueExceptionHandlerTest {
     void aRequestThatMeetsAClosedQueueGets503() throws Exception {
         ConfigurableApplicationContext app = start(App.class, "localqueue.web.retry-after=1500ms");
 
-        HttpResponse<String> response = get(app, "/closing");
+        HttpResponse<String> response = http.get(app, "/closing");
 
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
@@ -100,9 +96,9 @@ class LocalQueueExceptionHandlerTest {
     void anExceptionHandlerOfTheApplicationsOwnWins() throws Exception {
         ConfigurableApplicationContext app = start(AppWithOwnAdvice.class);
 
-        post(app, "/jobs", "\"one\"");
-        post(app, "/jobs", "\"two\"");
-        HttpResponse<String> third = post(app, "/jobs", "\"three\"");
+        http.post(app, "/jobs", "\"one\"");
+        http.post(app, "/jobs", "\"two\"");
+        HttpResponse<String> third = http.post(app, "/jobs", "\"three\"");
 
         assertThat(third.statusCode()).isEqualTo(429);
         assertThat(third.headers().firstValue("Retry-After")).isEmpty();
@@ -167,24 +163,6 @@ class LocalQueueExceptionHandlerTest {
                 .properties(properties.toArray(String[]::new)).run();
         started.add(app);
         return app;
-    }
-
-    private HttpResponse<String> get(ConfigurableApplicationContext app, String path)
-            throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(20)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json)
-            throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(20))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(ConfigurableApplicationContext app, String path) {
-        return URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
     }
 
     @Configuration(proxyBeanMethods = false)
