@@ -313,17 +313,18 @@ class CrashFailpointTest extends MultiProcessTestBase {
     }
 
     private static void nackOfLastAttemptApplied(Run run, FileSnapshot before, FileSnapshot after) {
-        assertThat(changed(run, after, "job")).containsEntry("status", 3L).containsEntry("attempts", 1L)
-                .containsEntry("failure_reason", FailureReason.RETRIES_EXHAUSTED.value())
-                .containsEntry("last_error", FailpointChild.NACK_ERROR)
-                .containsEntry("receipt", null).containsEntry("lease_until", null);
-        after.assertUnchangedSince(before, Set.of(run.id("job")));
+        deadLettered(run, before, after, FailureReason.RETRIES_EXHAUSTED, FailpointChild.NACK_ERROR);
     }
 
     private static void failApplied(Run run, FileSnapshot before, FileSnapshot after) {
+        deadLettered(run, before, after, FailureReason.EXPLICIT_PERMANENT_FAILURE, FailpointChild.FAIL_ERROR);
+    }
+
+    /** The one job became a dead letter of its first delivery, with this reason and error; nothing else changed. */
+    private static void deadLettered(Run run, FileSnapshot before, FileSnapshot after, FailureReason reason,
+                                     String error) {
         assertThat(changed(run, after, "job")).containsEntry("status", 3L).containsEntry("attempts", 1L)
-                .containsEntry("failure_reason", FailureReason.EXPLICIT_PERMANENT_FAILURE.value())
-                .containsEntry("last_error", FailpointChild.FAIL_ERROR)
+                .containsEntry("failure_reason", reason.value()).containsEntry("last_error", error)
                 .containsEntry("receipt", null).containsEntry("lease_until", null);
         after.assertUnchangedSince(before, Set.of(run.id("job")));
     }
