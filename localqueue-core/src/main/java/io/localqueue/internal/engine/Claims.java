@@ -66,15 +66,17 @@ final class Claims {
         boolean nowait = timeoutNanos == 0;
         Deadline deadline = Deadline.after(timeoutNanos);
         Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, deadline.remainingNanos());
+        boolean contended = false;
         while (!cancelled.getAsBoolean()) {
+            if (contended && deadline.remainingNanos() == 0) {
+                return List.of(); // the deadline came while another process held the write lock
+            }
             ensureOpen.run();
             long seen = waits.version();
             if (lastClaimFound) {
                 List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
                 if (rows == null) {
-                    if (deadline.remainingNanos() == 0) {
-                        return List.of();
-                    }
+                    contended = true;
                     continue;
                 }
                 if (!rows.isEmpty()) {
@@ -87,9 +89,7 @@ final class Claims {
                 leaseExpiry.forget();
                 List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
                 if (rows == null) {
-                    if (deadline.remainingNanos() == 0) {
-                        return List.of();
-                    }
+                    contended = true;
                     continue;
                 }
                 if (!rows.isEmpty()) {
