@@ -4,6 +4,7 @@ import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delivery of a job: its payload, how many deliveries came before it, and the receipt that fences every
@@ -21,6 +22,8 @@ public final class Job<T> {
     private final int attempts;
     private final String receipt;
     private volatile Instant leaseExpiresAt;
+    /** How this delivery was settled through a queue's {@code ack}, {@code nack} or {@code fail}, once it was. */
+    private volatile @Nullable JobOutcome settledAs;
 
     Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
         this.engine = engine;
@@ -106,6 +109,16 @@ public final class Job<T> {
         Instant expiry = Instant.ofEpochMilli(queue.extendLease(id, receipt, leaseMillis));
         this.leaseExpiresAt = expiry;
         return expiry;
+    }
+
+    /** Records that this delivery was settled, so a worker running it does not settle it again. */
+    void settledAs(JobOutcome outcome) {
+        settledAs = outcome;
+    }
+
+    /** Returns how this delivery was settled through the queue, or null while it was not. */
+    @Nullable JobOutcome settledAs() {
+        return settledAs;
     }
 
     @Override

@@ -69,6 +69,11 @@ final class Outcomes<T> {
         }
     }
 
+    /** Reports a job its handler settled itself, through the queue's {@code ack}, {@code nack} or {@code fail}. */
+    void settledByHandler(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
+        finished(job, outcome, took, error);
+    }
+
     /** Reports a job whose result is discarded without any transition: its lease was lost. */
     void discard(Job<T> job, Duration took, @Nullable Throwable error) {
         finished(job, JobOutcome.DISCARDED, took, error);

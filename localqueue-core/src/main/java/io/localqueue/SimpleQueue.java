@@ -260,6 +260,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void ack(Job<T> job) {
         requireArgument(job, "job");
         engine.ack(job.id(), job.receipt());
+        job.settledAs(JobOutcome.ACKED);
     }
 
     /**
@@ -285,7 +286,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void nack(Job<T> job, Duration delay, @Nullable String lastError) {
         requireArgument(job, "job");
         long delayMillis = Durations.requireNonNegativeMillis(delay, "delay");
-        engine.nack(job.id(), job.receipt(), delayMillis, lastError, FailureReason.RETRIES_EXHAUSTED);
+        boolean dead = engine.nack(job.id(), job.receipt(), delayMillis, lastError, FailureReason.RETRIES_EXHAUSTED);
+        job.settledAs(dead ? JobOutcome.DEAD_LETTERED : JobOutcome.RETRIED);
     }
 
     /**
@@ -308,6 +310,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void fail(Job<T> job, @Nullable String lastError) {
         requireArgument(job, "job");
         engine.fail(job.id(), job.receipt(), lastError, FailureReason.EXPLICIT_PERMANENT_FAILURE, null);
+        job.settledAs(JobOutcome.DEAD_LETTERED);
     }
 
     /**

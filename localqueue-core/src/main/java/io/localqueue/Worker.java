@@ -417,7 +417,10 @@ public final class Worker<T> implements AutoCloseable {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         feed.handled(took);
-        if (leaseLost) {
+        JobOutcome settledByHandler = job.settledAs();
+        if (settledByHandler != null) {
+            outcomes.settledByHandler(job, settledByHandler, took, error);
+        } else if (leaseLost) {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
                     job.id(), queue.name());
             outcomes.discard(job, took, error);

@@ -1,6 +1,7 @@
 package io.localqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -552,6 +553,32 @@ class WorkerTest extends QueueTestBase {
         Job<Object> again = queue.getNowait();
         assertThat(again.id()).isEqualTo(id);
         assertThat(again.attempts()).as("the interrupted delivery is not counted").isZero();
+    }
+
+    @Test
+    void aHandlerThatSettlesItsJobItselfIsReportedAsItSettledWithoutALeaseWarning() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
+        long later = queue.put("later");
+        long done = queue.put("done");
+        long dead = queue.put("dead");
+        try (WorkerLog log = new WorkerLog()) {
+            Worker<Object> worker = track(Worker.builder(queue, job -> {
+                switch ((String) job.data()) {
+                    case "later" -> queue.nack(job, Duration.ofMinutes(5), "not yet");
+                    case "done" -> queue.ack(job);
+                    default -> queue.fail(job, "no");
+                }
+            }).observer(observer).heartbeatInterval(Duration.ofMillis(50)).pollInterval(Duration.ofMillis(20)).build());
+            worker.start();
+            await().atMost(BOUND).until(() -> observer.finished.size() == 3);
+            worker.stop();
+
+            assertThat(log.contains("Lease of job")).as("no lease warning").isFalse();
+        }
+        assertThat(observer.finished).extracting(Finished::jobId, Finished::outcome).containsExactlyInAnyOrder(
+                tuple(later, JobOutcome.RETRIED), tuple(done, JobOutcome.ACKED),
+                tuple(dead, JobOutcome.DEAD_LETTERED));
+        assertThat(queue.stats()).isEqualTo(new QueueStats(1, 0, 1, 1));
     }
 
     @Test
