@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,6 +31,12 @@ final class BackupDestination implements AutoCloseable {
     static final String STAGED_NAME = ".localqueue.db.incomplete";
     private static final String LOCK_NAME = STAGED_NAME + ".lock";
 
+    /**
+     * Destinations claimed in this JVM. The OS lock only guards against other processes: closing any channel on the
+     * lock file releases every lock this JVM holds on it, so a claim here never opens the file a live claim holds.
+     */
+    private static final Set<Path> CLAIMED_HERE = ConcurrentHashMap.newKeySet();
+
     private final Path target;
     private final FileChannel lockChannel;
     private boolean complete;
@@ -47,16 +55,25 @@ final class BackupDestination implements AutoCloseable {
      * @throws LocalQueueException when it exists and holds anything else, or another backup is writing it
      */
     static BackupDestination claim(Path target, Path asGiven) {
+        if (!CLAIMED_HERE.add(target)) {
+            throw new LocalQueueException("backup destination " + asGiven + " already exists; another backup of "
+                    + "this process is writing it", new FileAlreadyExistsException(target.toString()));
+        }
         try {
-            Files.createDirectory(target);
-            FileChannel channel = FileChannel.open(target.resolve(LOCK_NAME), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            channel.lock();
-            return new BackupDestination(target, channel);
-        } catch (FileAlreadyExistsException exists) {
-            return reclaim(target, asGiven, exists);
-        } catch (IOException failure) {
-            throw new LocalQueueException("cannot create backup directory " + asGiven + ": " + failure, failure);
+            try {
+                Files.createDirectory(target);
+                FileChannel channel = FileChannel.open(target.resolve(LOCK_NAME), StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+                channel.lock();
+                return new BackupDestination(target, channel);
+            } catch (FileAlreadyExistsException exists) {
+                return reclaim(target, asGiven, exists);
+            } catch (IOException failure) {
+                throw new LocalQueueException("cannot create backup directory " + asGiven + ": " + failure, failure);
+            }
+        } catch (RuntimeException refused) {
+            CLAIMED_HERE.remove(target);
+            throw refused;
         }
     }
 
@@ -88,6 +105,8 @@ final class BackupDestination implements AutoCloseable {
             }
         } catch (IOException failure) {
             log.warn("Could not remove the incomplete backup in {}", target, failure);
+        } finally {
+            CLAIMED_HERE.remove(target);
         }
     }
 
