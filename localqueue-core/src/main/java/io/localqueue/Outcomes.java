@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 /**
  * Turns a worker's handler results into outcomes: a return acknowledges, a permanent error dead-letters
  * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
- * "ExceptionClass: message". A settlement is handed to the engine without waiting for its commit, and reported (logs
+ * "ExceptionClass: message", after the wait of the worker's {@link RetryPolicy} or of a {@link RetryLaterException}. A
+ * settlement is handed to the engine without waiting for its commit, and reported (logs
  * that deserve it, the observer, the worker's count of jobs in hand) once its transaction ended; a transaction that
  * failed reports {@link JobOutcome#DISCARDED} and the job returns after its lease.
  */
@@ -22,6 +23,7 @@ final class Outcomes<T> {
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
     private final List<Class<? extends Throwable>> permanentErrors;
+    private final @Nullable RetryPolicy retry;
     private final WorkerObserver observer;
     private final Runnable jobFinished;
 
@@ -30,16 +32,18 @@ final class Outcomes<T> {
      *
      * @param queue the worker's queue
      * @param permanentErrors exceptions that dead-letter a job at once
+     * @param retry the waits before retries, or null for none
      * @param observer told about every outcome
      * @param jobFinished called once per job after its outcome was reported
      * @param log the worker's logger, so that one category holds everything a worker reports
      */
-    Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, WorkerObserver observer,
-             Runnable jobFinished, Logger log) {
+    Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, @Nullable RetryPolicy retry,
+             WorkerObserver observer, Runnable jobFinished, Logger log) {
         this.log = log;
         this.queue = queue;
         this.engine = queue.engine();
         this.permanentErrors = List.copyOf(permanentErrors);
+        this.retry = retry;
         this.observer = observer;
         this.jobFinished = jobFinished;
     }
@@ -49,6 +53,7 @@ final class Outcomes<T> {
         Settlement.Kind kind = Settlement.Kind.ACK;
         String lastError = null;
         FailureReason reason = null;
+        long delayMillis = 0;
         if (error != null) {
             lastError = Errors.describe(error);
             if (isPermanent(error)) {
@@ -57,12 +62,13 @@ final class Outcomes<T> {
             } else {
                 kind = Settlement.Kind.RETRY;
                 reason = FailureReason.RETRIES_EXHAUSTED;
+                delayMillis = retryDelayMillis(job, error);
             }
         }
         Settlement.Kind settled = kind;
         String described = lastError;
         try {
-            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason,
+            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason, delayMillis,
                     (outcome, failure) -> report(job, settled, described, outcome, failure, took, error));
         } catch (QueueClosedException closed) {
             report(job, kind, lastError, null, closed, took, error);
@@ -141,6 +147,14 @@ final class Outcomes<T> {
         } finally {
             jobFinished.run();
         }
+    }
+
+    /** The wait a handler asked for, else the policy's after this delivery, else none. */
+    private long retryDelayMillis(Job<T> job, Throwable error) {
+        if (error instanceof RetryLaterException later) {
+            return later.delay().toMillis();
+        }
+        return retry == null ? 0 : retry.delayAfter(job.attempts() + 1).toMillis();
     }
 
     private boolean isPermanent(Throwable error) {

@@ -115,8 +115,8 @@ public final class Worker<T> implements AutoCloseable {
         this.name = builder.name != null ? builder.name : queue.name();
         this.executor = builder.executor;
         this.pollersStopped = new CountDownLatch(concurrency);
-        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.observer, active::decrementAndGet,
-                log);
+        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.retry, builder.observer,
+                active::decrementAndGet, log);
         this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"),
                 log);
         this.claimTrouble = new ClaimTrouble(log, name, queue.name());
@@ -479,6 +479,7 @@ public final class Worker<T> implements AutoCloseable {
         private WorkerObserver observer = WorkerObserver.NONE;
         private @Nullable String name;
         private @Nullable Executor executor;
+        private @Nullable RetryPolicy retry;
 
         private Builder(SimpleQueue<T> queue, JobHandler<T> handler) {
             this.queue = queue;
@@ -502,6 +503,30 @@ public final class Worker<T> implements AutoCloseable {
                 }
                 permanentErrors.add(type);
             }
+            return this;
+        }
+
+        /**
+         * Waits between a failed delivery and the next one as {@code policy} says (default: no wait); a handler's
+         * {@link RetryLaterException} picks its own wait instead. The budget is stored with each job when it is
+         * put, from the queue's {@link DeliveryPolicy}, so the policy must allow as many deliveries.
+         *
+         * @param policy the waits between deliveries
+         * @return this builder
+         * @throws IllegalArgumentException when null, or when its {@code maxAttempts} differs from the queue's
+         * @since 0.1.0
+         */
+        public Builder<T> retry(RetryPolicy policy) {
+            if (policy == null) {
+                throw new IllegalArgumentException("retry must not be null");
+            }
+            int budget = queue.delivery().maxAttempts();
+            if (policy.maxAttempts() != budget) {
+                throw new IllegalArgumentException("retry allows " + policy.maxAttempts() + " deliveries but queue '"
+                        + queue.name() + "' stores a budget of " + budget + " (maxRetries " + (budget - 1)
+                        + ") with each job; give both the same number");
+            }
+            this.retry = policy;
             return this;
         }
 

@@ -556,6 +556,53 @@ class WorkerTest extends QueueTestBase {
     }
 
     @Test
+    void aFailedJobWaitsTheRetryPolicysDelayBeforeItsNextDelivery() {
+        SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
+        long id = queue.put("fails once");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new IllegalStateException("not now");
+        }).retry(RetryPolicy.fixed(3, Duration.ofSeconds(10))).observer(observer).build());
+        worker.start();
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        worker.stop();
+
+        assertThat(observer.outcomes()).containsExactly(JobOutcome.RETRIED);
+        assertThatThrownBy(queue::getNowait).as("not due before the delay").isInstanceOf(QueueEmptyException.class);
+        clock.advance(Duration.ofSeconds(10));
+        Job<Object> again = queue.getNowait();
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aHandlersRetryLaterExceptionPicksItsOwnDelay() {
+        SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
+        queue.put("later");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new RetryLaterException(Duration.ofMinutes(5), "the mail server asked for 5 minutes");
+        }).retry(RetryPolicy.fixed(3, Duration.ofSeconds(1))).observer(observer).build());
+        worker.start();
+        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+        worker.stop();
+
+        clock.advance(Duration.ofMinutes(4));
+        assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(queue.getNowait().attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aRetryPolicyWhoseBudgetDiffersFromTheQueuesIsRefused() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
+
+        assertThatThrownBy(() -> Worker.builder(queue, job -> { }).retry(RetryPolicy.exponential(8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retry allows 8 deliveries but queue 'work' stores a budget of 4");
+        assertThatThrownBy(() -> Worker.builder(queue, job -> { }).retry(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
+    }
+
+    @Test
     void aHandlerThatSettlesItsJobItselfIsReportedAsItSettledWithoutALeaseWarning() {
         SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
         long later = queue.put("later");

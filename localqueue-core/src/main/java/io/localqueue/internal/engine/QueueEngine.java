@@ -216,12 +216,15 @@ public final class QueueEngine {
      * @param lastError the diagnostic of a retry or dead letter, or null
      * @param reason why a dead letter failed, or the reason stored once a retry spends the budget; null only for
      *               an acknowledgement
+     * @param delayMillis how long a retried job stays invisible; zero keeps its place in line
      * @param done told the outcome, or the failure of its transaction
      */
     public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
-                            @Nullable FailureReason reason, Settled done) {
+                            @Nullable FailureReason reason, long delayMillis, Settled done) {
         ensureOpen();
-        Settlement settlement = new Settlement(queue, id, receipt, kind, now(), null, lastError, reason, null);
+        long now = now();
+        Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
+        Settlement settlement = new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason, null);
         groupCommit.settleLater(settlement, durability, (outcome, failure) -> {
             if (outcome != null && outcome != JobOutcome.DISCARDED) {
                 wakeWaiters();
