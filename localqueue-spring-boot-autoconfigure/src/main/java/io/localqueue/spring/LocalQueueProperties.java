@@ -128,8 +128,17 @@ public class LocalQueueProperties {
          */
         private int maxRetries = DeliveryPolicy.DEFAULT_MAX_RETRIES;
 
+        /**
+         * How long listeners wait between a failed delivery and the next.
+         */
+        private final Backoff backoff = new Backoff();
+
         public Duration getLease() {
             return lease;
+        }
+
+        public Backoff getBackoff() {
+            return backoff;
         }
 
         public void setLease(Duration lease) {
@@ -245,8 +254,17 @@ public class LocalQueueProperties {
          */
         private @Nullable Integer maxRetries;
 
+        /**
+         * This queue's own waits between deliveries; unset values keep localqueue.delivery.backoff's.
+         */
+        private final BackoffOverride backoff = new BackoffOverride();
+
         public @Nullable Duration getLease() {
             return lease;
+        }
+
+        public BackoffOverride getBackoff() {
+            return backoff;
         }
 
         public void setLease(@Nullable Duration lease) {
@@ -259,6 +277,127 @@ public class LocalQueueProperties {
 
         public void setMaxRetries(@Nullable Integer maxRetries) {
             this.maxRetries = maxRetries;
+        }
+    }
+
+    /**
+     * The waits between a failed delivery and the next: exponential with full jitter by default.
+     *
+     * @since 0.1.0
+     */
+    public static class Backoff {
+
+        /**
+         * How long a failed job waits before its second delivery; 0s retries at once.
+         */
+        private Duration initialDelay = RetryBackoff.DEFAULT.initialDelay();
+
+        /**
+         * How much each further wait grows; 1 keeps every wait at initial-delay.
+         */
+        private double multiplier = RetryBackoff.DEFAULT.multiplier();
+
+        /**
+         * The longest wait between two deliveries.
+         */
+        private Duration maxDelay = RetryBackoff.DEFAULT.maxDelay();
+
+        /**
+         * Whether each wait is drawn uniformly between zero and its exponential value, so that jobs that failed
+         * together do not come back together.
+         */
+        private boolean jitter = RetryBackoff.DEFAULT.jitter();
+
+        public Duration getInitialDelay() {
+            return initialDelay;
+        }
+
+        public void setInitialDelay(Duration initialDelay) {
+            this.initialDelay = initialDelay;
+        }
+
+        public double getMultiplier() {
+            return multiplier;
+        }
+
+        public void setMultiplier(double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+
+        public boolean isJitter() {
+            return jitter;
+        }
+
+        public void setJitter(boolean jitter) {
+            this.jitter = jitter;
+        }
+    }
+
+    /**
+     * A queue's own waits between deliveries; unset values keep the defaults.
+     *
+     * @since 0.1.0
+     */
+    public static class BackoffOverride {
+
+        /**
+         * How long a failed job of this queue waits before its second delivery.
+         */
+        private @Nullable Duration initialDelay;
+
+        /**
+         * How much each further wait of this queue grows.
+         */
+        private @Nullable Double multiplier;
+
+        /**
+         * The longest wait between two deliveries of this queue's jobs.
+         */
+        private @Nullable Duration maxDelay;
+
+        /**
+         * Whether this queue's waits are jittered.
+         */
+        private @Nullable Boolean jitter;
+
+        public @Nullable Duration getInitialDelay() {
+            return initialDelay;
+        }
+
+        public void setInitialDelay(@Nullable Duration initialDelay) {
+            this.initialDelay = initialDelay;
+        }
+
+        public @Nullable Double getMultiplier() {
+            return multiplier;
+        }
+
+        public void setMultiplier(@Nullable Double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public @Nullable Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(@Nullable Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+
+        public @Nullable Boolean getJitter() {
+            return jitter;
+        }
+
+        public void setJitter(@Nullable Boolean jitter) {
+            this.jitter = jitter;
         }
     }
 

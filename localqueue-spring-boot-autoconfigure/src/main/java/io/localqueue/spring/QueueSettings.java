@@ -2,6 +2,7 @@ package io.localqueue.spring;
 
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
+import io.localqueue.RetryPolicy;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,8 +12,8 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the application's queues are opened and filled: the durability every queue commits with, the delivery policy
- * and the producers' wait for room of queues without their own, and each configured queue's overrides. The one
+ * How the application's queues are opened and filled: the durability every queue commits with, the delivery policy,
+ * the producers' wait for room and the listeners' backoff between deliveries of queues without their own, and each configured queue's overrides. The one
  * place that resolves a queue's settings; each value is validated when it is added, so a bad one fails the
  * application's start.
  *
@@ -20,24 +21,26 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QueueSettings {
 
-    private static final Queue UNSET = new Queue(null, null, null);
+    private static final Queue UNSET = new Queue(null, null, null, null);
 
     private final DeliveryPolicy defaultDelivery;
     private final DurabilityMode durability;
     private final Duration defaultProducerMaxWait;
+    private final RetryBackoff defaultBackoff;
     private final Map<String, Queue> queues;
 
     private QueueSettings(DeliveryPolicy defaultDelivery, DurabilityMode durability, Duration defaultProducerMaxWait,
-                          Map<String, Queue> queues) {
+                          RetryBackoff defaultBackoff, Map<String, Queue> queues) {
         this.defaultDelivery = defaultDelivery;
         this.durability = durability;
         this.defaultProducerMaxWait = defaultProducerMaxWait;
+        this.defaultBackoff = defaultBackoff;
         this.queues = queues;
     }
 
     /**
      * Returns settings without per-queue overrides, whose producers wait {@link LocalQueueTemplate#DEFAULT_MAX_WAIT}
-     * for room.
+     * for room and whose listeners retry after {@link RetryBackoff#DEFAULT}.
      *
      * @param defaultDelivery the delivery policy of every queue
      * @param durability how every queue commits
@@ -50,7 +53,8 @@ public final class QueueSettings {
         if (durability == null) {
             throw new IllegalArgumentException("durability must not be null");
         }
-        return new QueueSettings(defaultDelivery, durability, LocalQueueTemplate.DEFAULT_MAX_WAIT, Map.of());
+        return new QueueSettings(defaultDelivery, durability, LocalQueueTemplate.DEFAULT_MAX_WAIT,
+                RetryBackoff.DEFAULT, Map.of());
     }
 
     /**
@@ -80,7 +84,7 @@ public final class QueueSettings {
             delivery = delivery.withMaxRetries(maxRetries);
         }
         return withQueue(name, new Queue(delivery, maxPendingJobs != null ? maxPendingJobs : queue.maxPendingJobs,
-                queue.producerMaxWait));
+                queue.producerMaxWait, queue.backoff));
     }
 
     /**
@@ -91,7 +95,61 @@ public final class QueueSettings {
      * @throws IllegalArgumentException when {@code maxWait} is null or negative
      */
     public QueueSettings withProducerMaxWait(Duration maxWait) {
-        return new QueueSettings(defaultDelivery, durability, requireWait(maxWait, "producerMaxWait"), queues);
+        return new QueueSettings(defaultDelivery, durability, requireWait(maxWait, "producerMaxWait"),
+                defaultBackoff, queues);
+    }
+
+    /**
+     * Returns a copy in which listeners of queues without a backoff of their own wait as {@code backoff} says
+     * between deliveries.
+     *
+     * @param backoff the waits
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code backoff} is null
+     */
+    public QueueSettings withBackoff(RetryBackoff backoff) {
+        if (backoff == null) {
+            throw new IllegalArgumentException("backoff must not be null");
+        }
+        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, backoff, queues);
+    }
+
+    /**
+     * Returns a copy in which listeners of one queue wait as {@code backoff} says between deliveries.
+     *
+     * @param name the queue name
+     * @param backoff the waits
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code backoff} is null
+     */
+    public QueueSettings withBackoff(String name, RetryBackoff backoff) {
+        requireName(name);
+        if (backoff == null) {
+            throw new IllegalArgumentException("backoff of queue '" + name + "' must not be null");
+        }
+        Queue queue = queues.getOrDefault(name, UNSET);
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, backoff));
+    }
+
+    /**
+     * Returns the backoff of a queue: its own, or the default one.
+     *
+     * @param queue the queue name
+     * @return the backoff
+     */
+    public RetryBackoff backoffFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null || settings.backoff == null ? defaultBackoff : settings.backoff;
+    }
+
+    /**
+     * Returns the retry policy of a queue's listeners: its backoff over its delivery budget.
+     *
+     * @param queue the queue name
+     * @return the policy
+     */
+    public RetryPolicy retryFor(String queue) {
+        return backoffFor(queue).toPolicy(deliveryFor(queue).maxAttempts());
     }
 
     /**
@@ -106,7 +164,7 @@ public final class QueueSettings {
         requireName(name);
         Duration checked = requireWait(maxWait, "producerMaxWait of queue '" + name + "'");
         Queue queue = queues.getOrDefault(name, UNSET);
-        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked));
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked, queue.backoff));
     }
 
     /**
@@ -165,7 +223,8 @@ public final class QueueSettings {
     private QueueSettings withQueue(String name, Queue queue) {
         Map<String, Queue> copy = new LinkedHashMap<>(queues);
         copy.put(name, queue);
-        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, Collections.unmodifiableMap(copy));
+        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, defaultBackoff,
+                Collections.unmodifiableMap(copy));
     }
 
     private static void requireName(String name) {
@@ -183,6 +242,6 @@ public final class QueueSettings {
 
     /** A queue's own values; null ones fall back to the defaults. */
     private record Queue(@Nullable DeliveryPolicy delivery, @Nullable Long maxPendingJobs,
-                         @Nullable Duration producerMaxWait) {
+                         @Nullable Duration producerMaxWait, @Nullable RetryBackoff backoff) {
     }
 }

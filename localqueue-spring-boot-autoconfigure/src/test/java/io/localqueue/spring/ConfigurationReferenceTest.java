@@ -45,7 +45,10 @@ class ConfigurationReferenceTest {
         Map<String, String> declared = declaredDefaults();
         List<String> perQueue = List.of("localqueue.queues.<name>.max-pending-jobs",
                 "localqueue.queues.<name>.delivery.lease", "localqueue.queues.<name>.delivery.max-retries",
-                "localqueue.queues.<name>.producer.max-wait");
+                "localqueue.queues.<name>.producer.max-wait", "localqueue.queues.<name>.delivery.backoff.initial-delay",
+                "localqueue.queues.<name>.delivery.backoff.multiplier",
+                "localqueue.queues.<name>.delivery.backoff.max-delay",
+                "localqueue.queues.<name>.delivery.backoff.jitter");
 
         for (String name : documentedDefaults().keySet()) {
             assertThat(declared.containsKey(name) || perQueue.contains(name)).as("%s is a real property", name)

@@ -128,6 +128,15 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
         assertRefused("localqueue.queues.small.max-pending-jobs", "0");
     }
 
+    @Test
+    void badBackoffValuesFailTheStartNamingTheProperty() {
+        assertRefused("localqueue.delivery.backoff.initial-delay", "-1s");
+        assertRefused("localqueue.delivery.backoff.multiplier", "0.5");
+        assertRefused("localqueue.delivery.backoff.max-delay", "100ms");
+        assertRefused("localqueue.queues.small.delivery.backoff.multiplier", "NaN");
+        assertRefused("localqueue.queues.small.delivery.backoff.max-delay", "10ms");
+    }
+
     private void assertRefused(String property, String value) {
         onTempDir().withPropertyValues(property + "=" + value).run(context -> {
             assertThat(context).hasFailed();

@@ -178,7 +178,8 @@ class QueueListenerTest extends ContextRunnerTestBase {
 
     @Test
     void transientErrorIsRetriedUpToMaxRetriesThenDeadLettered() {
-        onTempDir().withPropertyValues("localqueue.queues.flaky.delivery.max-retries=2")
+        onTempDir().withPropertyValues("localqueue.queues.flaky.delivery.max-retries=2",
+                        "localqueue.delivery.backoff.initial-delay=0s")
                 .withBean("flaky", AlwaysFailingListener.class, AlwaysFailingListener::new).run(context -> {
                     LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
                     long id = template.put("flaky", "doomed");
@@ -190,6 +191,26 @@ class QueueListenerTest extends ContextRunnerTestBase {
                     assertThat(dead.attempts()).isEqualTo(3);
                     assertThat(dead.lastError()).isEqualTo("java.lang.IllegalStateException: downstream unavailable");
                     assertThat(context.getBean(AlwaysFailingListener.class).attempts).containsExactly(0, 1, 2);
+                });
+    }
+
+    @Test
+    void aFailedJobWaitsItsQueuesBackoffBeforeItsNextDelivery() {
+        onTempDir().withPropertyValues("localqueue.queues.flaky.delivery.backoff.initial-delay=1h",
+                        "localqueue.queues.flaky.delivery.backoff.jitter=false")
+                .withBean("flaky", AlwaysFailingListener.class, AlwaysFailingListener::new).run(context -> {
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+                    long id = template.put("flaky", "later");
+
+                    await().atMost(BOUND).until(() -> template.stats("flaky").equals(new QueueStats(1, 0, 0, 0))
+                            && context.getBean(AlwaysFailingListener.class).attempts.size() == 1);
+                    try (java.sql.Connection raw = java.sql.DriverManager.getConnection(
+                            "jdbc:sqlite:" + dir.resolve("localqueue.db"));
+                         java.sql.ResultSet row = raw.createStatement().executeQuery(
+                                 "SELECT available_at - updated_at FROM messages WHERE id = " + id)) {
+                        row.next();
+                        assertThat(row.getLong(1)).as("due one hour after the failure").isEqualTo(3_600_000L);
+                    }
                 });
     }
 

@@ -9,8 +9,10 @@ import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.RetryBackoff;
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -42,8 +44,11 @@ class LocalQueueDatabaseConfiguration {
     QueueSettings localQueueSettings(LocalQueueProperties properties, DeliveryPolicy delivery,
                                      DurabilityMode durability) {
         Duration maxWait = properties.getProducer().getMaxWait();
-        QueueSettings settings = apply("localqueue.producer.max-wait", maxWait,
+        QueueSettings waiting = apply("localqueue.producer.max-wait", maxWait,
                 () -> QueueSettings.of(delivery, durability).withProducerMaxWait(maxWait));
+        LocalQueueProperties.Backoff backoff = properties.getDelivery().getBackoff();
+        QueueSettings settings = waiting.withBackoff(backoff("localqueue.delivery.backoff.", RetryBackoff.DEFAULT,
+                backoff.getInitialDelay(), backoff.getMultiplier(), backoff.getMaxDelay(), backoff.isJitter()));
         for (Map.Entry<String, LocalQueueProperties.Queue> queue : properties.getQueues().entrySet()) {
             settings = withQueue(settings, queue.getKey(), queue.getValue());
         }
@@ -63,8 +68,32 @@ class LocalQueueDatabaseConfiguration {
                 () -> leased.withQueue(name, null, maxRetries, null));
         QueueSettings limited = apply(prefix + "max-pending-jobs", maxPendingJobs,
                 () -> retried.withQueue(name, null, null, maxPendingJobs));
-        return maxWait == null ? limited : apply(prefix + "producer.max-wait", maxWait,
+        QueueSettings waiting = maxWait == null ? limited : apply(prefix + "producer.max-wait", maxWait,
                 () -> limited.withProducerMaxWait(name, maxWait));
+        LocalQueueProperties.BackoffOverride backoff = queue.getDelivery().getBackoff();
+        if (backoff.getInitialDelay() == null && backoff.getMultiplier() == null && backoff.getMaxDelay() == null
+                && backoff.getJitter() == null) {
+            return waiting;
+        }
+        return waiting.withBackoff(name, backoff(prefix + "delivery.backoff.", waiting.backoffFor(name),
+                backoff.getInitialDelay(), backoff.getMultiplier(), backoff.getMaxDelay(), backoff.getJitter()));
+    }
+
+    /** Builds a backoff over {@code base}, one component at a time, so that a refusal names its property. */
+    private static RetryBackoff backoff(String prefix, RetryBackoff base, @Nullable Duration initialDelay,
+                                        @Nullable Double multiplier, @Nullable Duration maxDelay,
+                                        @Nullable Boolean jitter) {
+        RetryBackoff started = apply(prefix + "initial-delay", initialDelay,
+                () -> base.with(initialDelay, null, maxDelayAtLeast(base.maxDelay(), initialDelay), null));
+        RetryBackoff grown = apply(prefix + "multiplier", multiplier, () -> started.with(null, multiplier, null, null));
+        RetryBackoff capped = apply(prefix + "max-delay", maxDelay, () -> grown.with(null, null, maxDelay, null));
+        return capped.with(null, null, null, jitter);
+    }
+
+    /** Keeps the cap until max-delay is applied, raised to a new initial delay that exceeds it. */
+    private static Duration maxDelayAtLeast(Duration maxDelay, @Nullable Duration initialDelay) {
+        return initialDelay != null && !initialDelay.isNegative() && initialDelay.compareTo(maxDelay) > 0
+                ? initialDelay : maxDelay;
     }
 
     @Bean

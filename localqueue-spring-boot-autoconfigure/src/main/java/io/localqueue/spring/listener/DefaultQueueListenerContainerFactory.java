@@ -1,5 +1,6 @@
 package io.localqueue.spring.listener;
 
+import io.localqueue.RetryPolicy;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.WorkerObserver;
@@ -122,6 +123,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
         apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
         apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));
+        RetryPolicy retry = queues.settings().retryFor(endpoint.queue());
+        apply(endpoint, "localqueue.delivery.backoff", () -> builder.retry(retry));
         if (!heartbeat.isZero()) {
             apply(endpoint, "localqueue.listener.heartbeat-interval", () -> builder.heartbeatInterval(heartbeat));
         }
