@@ -6,6 +6,7 @@ import io.localqueue.QueueFullException;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code localqueue} actuator endpoint: {@code GET /actuator/localqueue} reports every queue's diagnostics and
- * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know), and
+ * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know),
+ * {@code GET /actuator/localqueue/{queue}/dead-letters?limit=20&offset=0} a page of its dead letters, and
  * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue
  * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). No operation
  * creates a queue. Read-only by default: the replay exists only with
@@ -29,6 +31,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  */
 @Endpoint(id = "localqueue", defaultAccess = Access.READ_ONLY)
 public class LocalQueueEndpoint {
+
+    /** The path segment of the dead-letter listing under a queue. */
+    public static final String DEAD_LETTERS = "dead-letters";
 
     private final LocalQueueRegistry queues;
     private final @Nullable QueueListenerEndpointRegistry listeners;
@@ -67,6 +72,25 @@ public class LocalQueueEndpoint {
     @ReadOperation
     public @Nullable QueueDescriptor queue(@Selector String queue) {
         return queues.queueNames().contains(queue) ? describe(queue) : null;
+    }
+
+    /**
+     * Lists one page of a queue's dead letters, at {@code /actuator/localqueue/{queue}/dead-letters}.
+     *
+     * @param queue the queue name
+     * @param view the view of the queue; only {@value #DEAD_LETTERS} exists
+     * @param limit how many at most, 1 to {@value DeadLetterPage#MAX_LIMIT}; null for
+     *              {@value DeadLetterPage#DEFAULT_LIMIT}
+     * @param offset how many to skip; null for none
+     * @return the page, or null (404) for a queue the application does not know or another view
+     */
+    @ReadOperation
+    public @Nullable DeadLetterPage deadLetters(@Selector String queue, @Selector String view,
+                                                @Nullable Integer limit, @Nullable Integer offset) {
+        if (!DEAD_LETTERS.equals(view) || !queues.queueNames().contains(queue)) {
+            return null;
+        }
+        return DeadLetterPage.read(queues.queue(queue), limit, offset, Instant.now());
     }
 
     /**

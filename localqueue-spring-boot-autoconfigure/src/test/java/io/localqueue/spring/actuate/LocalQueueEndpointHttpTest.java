@@ -81,6 +81,49 @@ class LocalQueueEndpointHttpTest {
     }
 
     @Test
+    void deadLettersAreListedPageByPageWithBoundedPreviews() throws Exception {
+        ConfigurableApplicationContext app = start();
+        SimpleQueue<Object> queue = app.getBean(LocalQueueRegistry.class).queue("parked");
+        long first = deadLetter(app, "parked");
+        queue.put("p".repeat(5_000));
+        queue.fail(queue.getNowait(), "too long to show");
+
+        HttpResponse<String> all = http.get(app, "/actuator/localqueue/parked/dead-letters");
+        assertThat(all.statusCode()).isEqualTo(200);
+        JsonNode page = JSON.readTree(all.body());
+        assertThat(page.path("queue").asString()).isEqualTo("parked");
+        assertThat(page.path("total").asLong()).isEqualTo(2);
+        assertThat(page.path("limit").asInt()).isEqualTo(DeadLetterPage.DEFAULT_LIMIT);
+        JsonNode oldest = page.path("deadLetters").path(0);
+        assertThat(oldest.path("id").asLong()).isEqualTo(first);
+        assertThat(oldest.path("reason").asString()).isEqualTo("explicit_permanent_failure");
+        assertThat(oldest.path("lastError").asString()).isEqualTo("operator test");
+        assertThat(oldest.path("attempts").asInt()).isEqualTo(1);
+        assertThat(oldest.path("payloadPreview").asString()).isEqualTo("\"poison\"");
+        JsonNode big = page.path("deadLetters").path(1);
+        assertThat(big.path("payloadBytes").asInt()).isEqualTo(5_002);
+        assertThat(big.path("payloadPreview").asString()).hasSize(DeadLetterPage.PREVIEW_CHARS + 1).endsWith("…");
+
+        JsonNode second = JSON.readTree(http.get(app, "/actuator/localqueue/parked/dead-letters?limit=1&offset=1")
+                .body());
+        assertThat(second.path("deadLetters").size()).isEqualTo(1);
+        assertThat(second.path("deadLetters").path(0).path("lastError").asString()).isEqualTo("too long to show");
+    }
+
+    @Test
+    void deadLetterListingsOfUnknownQueuesViewsOrPagesAreRefused() throws Exception {
+        ConfigurableApplicationContext app = start();
+        deadLetter(app, "parked");
+
+        assertThat(http.get(app, "/actuator/localqueue/typo/dead-letters").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/parked/deadletters").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/parked/dead-letters?limit=0").statusCode()).isEqualTo(400);
+        assertThat(http.get(app, "/actuator/localqueue/parked/dead-letters?limit=101").statusCode()).isEqualTo(400);
+        assertThat(http.get(app, "/actuator/localqueue/parked/dead-letters?offset=-1").statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(http.get(app, "/actuator/localqueue").body()).path("queues").has("typo")).isFalse();
+    }
+
+    @Test
     void retryIsRejectedUnlessEnabled() throws Exception {
         ConfigurableApplicationContext app = start();
         long id = deadLetter(app, "parked");
