@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.localqueue.FailedMessage;
 import io.localqueue.FailureReason;
 import io.localqueue.Job;
+import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
+import io.localqueue.WorkerObserver;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpoint;
@@ -210,6 +212,26 @@ class QueueListenerTest extends ContextRunnerTestBase {
                                  "SELECT available_at - updated_at FROM messages WHERE id = " + id)) {
                         row.next();
                         assertThat(row.getLong(1)).as("due one hour after the failure").isEqualTo(3_600_000L);
+                    }
+                });
+    }
+
+    @Test
+    void everyWorkerObserverBeanHearsOfFinishedJobsAndExpiredLeases() {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("slow")
+                .delivery(new io.localqueue.DeliveryPolicy(Duration.ofMillis(300), 3)).build()) {
+            queue.put("abandoned");
+            queue.getNowait(); // a delivery whose process died: its lease runs out
+        }
+        RecordingObserver first = new RecordingObserver();
+        RecordingObserver second = new RecordingObserver();
+        onTempDir().withBean("first", WorkerObserver.class, () -> first)
+                .withBean("second", WorkerObserver.class, () -> second)
+                .withBean("slow", RecordingJobListener.class, RecordingJobListener::new).run(context -> {
+                    await().atMost(BOUND).until(() -> first.finished.size() == 1 && second.finished.size() == 1);
+                    for (RecordingObserver observer : List.of(first, second)) {
+                        assertThat(observer.finished).containsExactly(JobOutcome.ACKED);
+                        assertThat(observer.expired).containsExactly("slow");
                     }
                 });
     }
@@ -466,6 +488,21 @@ class QueueListenerTest extends ContextRunnerTestBase {
             if (job.attempts() == 0) {
                 throw new IllegalStateException("first delivery fails");
             }
+        }
+    }
+
+    static class RecordingObserver implements WorkerObserver {
+        final List<JobOutcome> finished = new CopyOnWriteArrayList<>();
+        final List<String> expired = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, Throwable error) {
+            finished.add(outcome);
+        }
+
+        @Override
+        public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+            expired.add(queueName);
         }
     }
 

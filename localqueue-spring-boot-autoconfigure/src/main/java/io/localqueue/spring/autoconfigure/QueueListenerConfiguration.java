@@ -107,6 +107,11 @@ class QueueListenerConfiguration {
             public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
                 observers.forEach(observer -> observer.jobFinished(job, outcome, handlerTime, error));
             }
+
+            @Override
+            public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+                observers.forEach(observer -> observer.leaseExpired(queueName, jobId, attempts, deadLettered));
+            }
         };
     }
 }
