@@ -20,12 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}), counter
- * {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
- * {@code outcome}), and counter {@code localqueue.leases.expired} (tags {@code queue}, {@code result}: {@code ready} or
- * {@code dead_lettered}) of leases that ran out before their job was settled. Gauges read counts cached for one
- * second, so a scrape costs one query per queue at most; the counter and timer of each queue and outcome are built
- * once and kept.
+ * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}); gauge
+ * {@code localqueue.jobs.oldest.age}, the seconds the oldest due job has waited (the queue's lag; tag {@code queue});
+ * counter {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
+ * {@code outcome}); and counter {@code localqueue.leases.expired} (tags {@code queue}, {@code result}: {@code ready}
+ * or {@code dead_lettered}) of leases that ran out before their job was settled. Gauges read the queue's counts and
+ * its lag at most once a second each; the counter and timer of each queue and outcome are built once and kept.
  *
  * @since 0.1.0
  */
@@ -36,6 +36,7 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
 
     private final LocalQueueRegistry queues;
     private final Map<String, CachedStats> stats = new ConcurrentHashMap<>();
+    private final Map<String, CachedAge> ages = new ConcurrentHashMap<>();
     private final Map<Outcome, OutcomeMeters> outcomeMeters = new ConcurrentHashMap<>();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
     private volatile @Nullable MeterRegistry registry;
@@ -108,6 +109,29 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
         gauge(meters, queue, "processing", QueueStats::processing);
         gauge(meters, queue, "acked", QueueStats::acked);
         gauge(meters, queue, "failed", QueueStats::failed);
+        Gauge.builder("localqueue.jobs.oldest.age", () -> oldestDueAge(queue))
+                .description("How long the oldest due job has been waiting to be claimed: the queue's lag, 0 when "
+                        + "no job is due")
+                .baseUnit("seconds").tag("queue", queue)
+                .register(meters);
+    }
+
+    /** The lag of a queue, read at most once a second; NaN when the queue cannot be read. */
+    private double oldestDueAge(String queue) {
+        CachedAge cached = ages.get(queue);
+        long now = System.nanoTime();
+        if (cached != null && now - cached.readAt < CACHE_NANOS) {
+            return cached.seconds;
+        }
+        try {
+            Double age = queues.queue(queue).diagnostics().oldestAvailableAgeSeconds();
+            double seconds = age == null ? 0 : age;
+            ages.put(queue, new CachedAge(seconds, now));
+            return seconds;
+        } catch (RuntimeException unreadable) {
+            log.debug("Cannot read the diagnostics of queue '{}'", queue, unreadable);
+            return Double.NaN;
+        }
     }
 
     private void gauge(MeterRegistry meters, String queue, String state, ToLongFunction<QueueStats> count) {
@@ -137,6 +161,9 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
     }
 
     private record CachedStats(QueueStats stats, long readAt) {
+    }
+
+    private record CachedAge(double seconds, long readAt) {
     }
 
     private record Outcome(String queue, JobOutcome outcome) {

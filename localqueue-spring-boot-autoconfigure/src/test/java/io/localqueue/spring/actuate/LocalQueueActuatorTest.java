@@ -308,6 +308,23 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void theLagGaugeSaysHowLongTheOldestDueJobHasWaited() {
+        Clock anHourAgo = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("backlog").clock(anHourAgo).build()) {
+            queue.put("waiting since an hour");
+        }
+        onTempDir().withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            Gauge lag = meters.get("localqueue.jobs.oldest.age").tag("queue", "backlog").gauge();
+
+            assertThat(lag.value()).isBetween(3_590.0, 3_700.0);
+            assertThat(lag.getId().getBaseUnit()).isEqualTo("seconds");
+            context.getBean(LocalQueueRegistry.class).queue("backlog").getNowait();
+            await().atMost(BOUND).untilAsserted(() -> assertThat(lag.value()).isZero());
+        });
+    }
+
+    @Test
     void gaugesExistForQueuesThatAlreadyHoldJobsAtStartup() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("backlog").build()) {
             queue.putMany(IntStream.range(0, 4).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
