@@ -18,7 +18,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @since 0.1.0
  */
-@ConfigurationProperties("localqueue")
+@ConfigurationProperties(prefix = "localqueue", ignoreUnknownFields = false)
 public class LocalQueueProperties {
 
     /**

@@ -129,6 +129,27 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void aDottedQueueNameNeedsBracketsAndWithoutThemTheStartFailsNamingTheProperty() {
+        onTempDir().withPropertyValues("localqueue.queues.email.outbound.max-pending-jobs=2").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("localqueue.queues.email.outbound.max-pending-jobs");
+        });
+        onTempDir().withPropertyValues("localqueue.queues.[email.outbound].max-pending-jobs=2").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(QueueSettings.class).maxPendingJobsFor("email.outbound")).hasValue(2);
+        });
+    }
+
+    @Test
+    void aMistypedPropertyFailsTheStartInsteadOfBeingIgnored() {
+        onTempDir().withPropertyValues("localqueue.delivery.leese=5s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("localqueue.delivery.leese");
+        });
+    }
+
+    @Test
     void badBackoffValuesFailTheStartNamingTheProperty() {
         assertRefused("localqueue.delivery.backoff.initial-delay", "-1s");
         assertRefused("localqueue.delivery.backoff.multiplier", "0.5");
