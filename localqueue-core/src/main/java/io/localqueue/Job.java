@@ -24,6 +24,9 @@ public final class Job<T> {
     private volatile Instant leaseExpiresAt;
     /** How this delivery was settled through a queue's {@code ack}, {@code nack} or {@code fail}, once it was. */
     private volatile @Nullable JobOutcome settledAs;
+    /** Why, when that settlement made the job a dead letter, with the error it recorded. */
+    private volatile @Nullable FailureReason deadLetterReason;
+    private volatile @Nullable String deadLetterError;
 
     Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
         this.engine = engine;
@@ -114,6 +117,23 @@ public final class Job<T> {
     /** Records that this delivery was settled, so a worker running it does not settle it again. */
     void settledAs(JobOutcome outcome) {
         settledAs = outcome;
+    }
+
+    /** Records that this delivery made the job a dead letter, and why. */
+    void deadLettered(FailureReason reason, @Nullable String lastError) {
+        deadLetterReason = reason;
+        deadLetterError = lastError;
+        settledAs = JobOutcome.DEAD_LETTERED;
+    }
+
+    /** Returns why this delivery's settlement made the job a dead letter, or null. */
+    @Nullable FailureReason deadLetterReason() {
+        return deadLetterReason;
+    }
+
+    /** Returns the error recorded when this delivery made the job a dead letter, or null. */
+    @Nullable String deadLetterError() {
+        return deadLetterError;
     }
 
     /** Returns how this delivery was settled through the queue, or null while it was not. */

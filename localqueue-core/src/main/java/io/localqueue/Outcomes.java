@@ -78,6 +78,10 @@ final class Outcomes<T> {
     /** Reports a job its handler settled itself, through the queue's {@code ack}, {@code nack} or {@code fail}. */
     void settledByHandler(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
         finished(job, outcome, took, error);
+        FailureReason reason = job.deadLetterReason();
+        if (reason != null) {
+            deadLettered(job.id(), reason, job.deadLetterError(), job.attempts() + 1);
+        }
     }
 
     /** Reports a job whose result is discarded without any transition: its lease was lost. */
@@ -115,6 +119,9 @@ final class Outcomes<T> {
             log.warn("Worker observer failed for the expired lease of job {} in queue '{}'", lease.id(),
                     queue.name(), failure);
         }
+        if (lease.deadLettered()) {
+            deadLettered(lease.id(), FailureReason.RETRIES_EXHAUSTED, lease.lastError(), lease.attempts());
+        }
     }
 
     private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,
@@ -137,6 +144,18 @@ final class Outcomes<T> {
                     + "discarded and the job will be delivered again", job.id(), queueName);
         }
         finished(job, outcome, took, error);
+        if (outcome == JobOutcome.DEAD_LETTERED) {
+            deadLettered(job.id(), kind == Settlement.Kind.DEAD_LETTER ? FailureReason.PERMANENT_HANDLER_ERROR
+                    : FailureReason.RETRIES_EXHAUSTED, lastError, job.attempts() + 1);
+        }
+    }
+
+    private void deadLettered(long id, FailureReason reason, @Nullable String lastError, int attempts) {
+        try {
+            observer.jobDeadLettered(queue.name(), id, reason, lastError, attempts);
+        } catch (RuntimeException failure) {
+            log.warn("Worker observer failed for dead letter {} in queue '{}'", id, queue.name(), failure);
+        }
     }
 
     private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {

@@ -287,7 +287,11 @@ public final class SimpleQueue<T> implements AutoCloseable {
         requireArgument(job, "job");
         long delayMillis = Durations.requireNonNegativeMillis(delay, "delay");
         boolean dead = engine.nack(job.id(), job.receipt(), delayMillis, lastError, FailureReason.RETRIES_EXHAUSTED);
-        job.settledAs(dead ? JobOutcome.DEAD_LETTERED : JobOutcome.RETRIED);
+        if (dead) {
+            job.deadLettered(FailureReason.RETRIES_EXHAUSTED, lastError);
+        } else {
+            job.settledAs(JobOutcome.RETRIED);
+        }
     }
 
     /**
@@ -310,7 +314,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void fail(Job<T> job, @Nullable String lastError) {
         requireArgument(job, "job");
         engine.fail(job.id(), job.receipt(), lastError, FailureReason.EXPLICIT_PERMANENT_FAILURE, null);
-        job.settledAs(JobOutcome.DEAD_LETTERED);
+        job.deadLettered(FailureReason.EXPLICIT_PERMANENT_FAILURE, lastError);
     }
 
     /**

@@ -27,6 +27,22 @@ public interface WorkerObserver {
     }
 
     /**
+     * Called when a delivery of this worker made its job a dead letter, after {@link #jobFinished} (or
+     * {@link #leaseExpired}) told of it: the handler failed permanently or on its last delivery, or failed the job
+     * itself, or the job's last lease expired.
+     *
+     * @param queueName the queue
+     * @param jobId the job, which {@code listFailed} now lists and {@code retryFailed} can replay
+     * @param reason why it failed
+     * @param lastError the error recorded with it, or null
+     * @param attempts its deliveries, the last included
+     * @since 0.1.0
+     */
+    default void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
+                                 int attempts) {
+    }
+
+    /**
      * Called when the worker's claims found a lease that ran out before its delivery was settled (a handler that
      * outlived its lease here, or a process that died holding it) and took the job back.
      *

@@ -603,6 +603,30 @@ class WorkerTest extends QueueTestBase {
     }
 
     @Test
+    void everyWayAJobBecomesADeadLetterIsReportedWithItsReason() {
+        SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 0));
+        long permanent = queue.put("permanent");
+        long exhausted = queue.put("exhausted");
+        long failedByHandler = queue.put("failed by the handler");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            switch ((String) job.data()) {
+                case "permanent" -> throw new IllegalArgumentException("bad address");
+                case "exhausted" -> throw new IllegalStateException("server down");
+                default -> queue.fail(job, "refused by hand");
+            }
+        }).permanentErrors(IllegalArgumentException.class).observer(observer).build());
+        worker.start();
+        await().atMost(BOUND).until(() -> observer.dead.size() == 3);
+        worker.stop();
+
+        assertThat(observer.dead).containsExactlyInAnyOrder(
+                new Dead(permanent, FailureReason.PERMANENT_HANDLER_ERROR,
+                        "java.lang.IllegalArgumentException: bad address", 1),
+                new Dead(exhausted, FailureReason.RETRIES_EXHAUSTED, "java.lang.IllegalStateException: server down", 1),
+                new Dead(failedByHandler, FailureReason.EXPLICIT_PERMANENT_FAILURE, "refused by hand", 1));
+    }
+
+    @Test
     void aHandlerThatSettlesItsJobItselfIsReportedAsItSettledWithoutALeaseWarning() {
         SimpleQueue<Object> queue = queue(new DeliveryPolicy(Duration.ofSeconds(30), 3));
         long later = queue.put("later");
@@ -642,6 +666,8 @@ class WorkerTest extends QueueTestBase {
             await().atMost(BOUND).until(() -> !observer.expired.isEmpty());
 
             assertThat(observer.expired).containsExactly(new Expired("work", id, 1, true));
+            assertThat(observer.dead).containsExactly(new Dead(id, FailureReason.RETRIES_EXHAUSTED,
+                    "lease expired on delivery 1 of 1: the job was not settled before its lease ran out", 1));
             assertThat(log.contains("Job " + id + " in queue 'work' became a dead letter (retries_exhausted): its "
                     + "lease expired on delivery 1 of 1")).isTrue();
         }
@@ -958,9 +984,19 @@ class WorkerTest extends QueueTestBase {
     record Expired(String queue, long jobId, int attempts, boolean deadLettered) {
     }
 
+    record Dead(long jobId, FailureReason reason, @Nullable String lastError, int attempts) {
+    }
+
     static final class Recorder implements WorkerObserver {
         final List<Finished> finished = new CopyOnWriteArrayList<>();
         final List<Expired> expired = new CopyOnWriteArrayList<>();
+        final List<Dead> dead = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
+                                    int attempts) {
+            dead.add(new Dead(jobId, reason, lastError, attempts));
+        }
 
         @Override
         public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {

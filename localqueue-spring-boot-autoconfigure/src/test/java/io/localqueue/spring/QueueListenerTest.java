@@ -237,6 +237,24 @@ class QueueListenerTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void aJobItsListenerMadeADeadLetterIsPublishedAsAnApplicationEvent() {
+        onTempDir().withPropertyValues("localqueue.queues.flaky.delivery.max-retries=0")
+                .withBean("flaky", AlwaysFailingListener.class, AlwaysFailingListener::new)
+                .withBean("alerts", DeadLetterAlerts.class, DeadLetterAlerts::new).run(context -> {
+                    long id = context.getBean(LocalQueueTemplate.class).put("flaky", "doomed");
+                    DeadLetterAlerts alerts = context.getBean(DeadLetterAlerts.class);
+
+                    await().atMost(BOUND).until(() -> alerts.received.size() == 1);
+                    JobDeadLetteredEvent event = alerts.received.get(0);
+                    assertThat(event.getQueue()).isEqualTo("flaky");
+                    assertThat(event.getJobId()).isEqualTo(id);
+                    assertThat(event.getReason()).isEqualTo(FailureReason.RETRIES_EXHAUSTED);
+                    assertThat(event.getLastError()).isEqualTo("java.lang.IllegalStateException: downstream unavailable");
+                    assertThat(event.getAttempts()).isEqualTo(1);
+                });
+    }
+
+    @Test
     void jobWhoseListenerThrewIsDeliveredAgain() {
         onTempDir().withBean("once", FailsOnceListener.class, FailsOnceListener::new).run(context -> {
             LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
@@ -488,6 +506,15 @@ class QueueListenerTest extends ContextRunnerTestBase {
             if (job.attempts() == 0) {
                 throw new IllegalStateException("first delivery fails");
             }
+        }
+    }
+
+    static class DeadLetterAlerts {
+        final List<JobDeadLetteredEvent> received = new CopyOnWriteArrayList<>();
+
+        @org.springframework.context.event.EventListener
+        void on(JobDeadLetteredEvent event) {
+            received.add(event);
         }
     }
 

@@ -1,10 +1,12 @@
 package io.localqueue.spring.autoconfigure;
 
+import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.listener.DeadLetterEvents;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.localqueue.spring.listener.QueueListenerContainerFactory;
@@ -20,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.context.LifecycleProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.thread.Threading;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
@@ -40,6 +43,12 @@ class QueueListenerConfiguration {
     @ConditionalOnMissingBean
     static QueueListenerAnnotationBeanPostProcessor queueListenerAnnotationBeanPostProcessor() {
         return new QueueListenerAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher) {
+        return new DeadLetterEvents(publisher);
     }
 
     @Bean(name = CONFIGURER)
@@ -111,6 +120,13 @@ class QueueListenerConfiguration {
             @Override
             public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
                 observers.forEach(observer -> observer.leaseExpired(queueName, jobId, attempts, deadLettered));
+            }
+
+            @Override
+            public void jobDeadLettered(String queueName, long jobId, FailureReason reason,
+                                        @Nullable String lastError, int attempts) {
+                observers.forEach(observer -> observer.jobDeadLettered(queueName, jobId, reason, lastError,
+                        attempts));
             }
         };
     }

@@ -36,7 +36,7 @@ final class ClaimStatements {
                                           || COALESCE('; before that: ' || last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?1
              WHERE queue = ?2 AND status = 1 AND lease_until <= ?1
-            RETURNING id, attempts, max_attempts, status""";
+            RETURNING id, attempts, max_attempts, status, last_error""";
 
     /**
      * Whether any lease of the queue has expired. A read costs about half the reclaim update, which opens write
@@ -79,7 +79,7 @@ final class ClaimStatements {
             List<ExpiredLease> expired = new ArrayList<>();
             while (rows.next()) {
                 expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4) == Schema.STATUS_FAILED));
+                        rows.getInt(4) == Schema.STATUS_FAILED, rows.getString(5)));
             }
             return expired;
         });
