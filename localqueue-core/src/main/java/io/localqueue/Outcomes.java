@@ -67,11 +67,12 @@ final class Outcomes<T> {
         }
         Settlement.Kind settled = kind;
         String described = lastError;
+        long waits = delayMillis;
         try {
             engine.settleLater(kind, job.id(), job.receipt(), lastError, reason, delayMillis,
-                    (outcome, failure) -> report(job, settled, described, outcome, failure, took, error));
+                    (outcome, failure) -> report(job, settled, described, waits, outcome, failure, took, error));
         } catch (QueueClosedException closed) {
-            report(job, kind, lastError, null, closed, took, error);
+            report(job, kind, lastError, delayMillis, null, closed, took, error);
         }
     }
 
@@ -124,16 +125,17 @@ final class Outcomes<T> {
         }
     }
 
-    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, @Nullable JobOutcome settled,
-                        @Nullable RuntimeException failure, Duration took, @Nullable Throwable error) {
+    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, long delayMillis,
+                        @Nullable JobOutcome settled, @Nullable RuntimeException failure, Duration took,
+                        @Nullable Throwable error) {
         String queueName = queue.name();
         JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
         if (failure != null) {
             log.error("Recording the result of job {} of queue '{}' failed; it will be delivered again after its "
                     + "lease", job.id(), queueName, failure);
         } else if (outcome == JobOutcome.RETRIED) {
-            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried: {}", job.id(), queueName,
-                    job.attempts() + 1, lastError);
+            log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried in {} ms: {}", job.id(),
+                    queueName, job.attempts() + 1, delayMillis, lastError);
         } else if (outcome == JobOutcome.DEAD_LETTERED && kind == Settlement.Kind.DEAD_LETTER) {
             log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
         } else if (outcome == JobOutcome.DEAD_LETTERED) {

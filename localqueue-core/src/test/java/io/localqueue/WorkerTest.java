@@ -559,13 +559,16 @@ class WorkerTest extends QueueTestBase {
     void aFailedJobWaitsTheRetryPolicysDelayBeforeItsNextDelivery() {
         SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
         long id = queue.put("fails once");
-        Worker<Object> worker = track(Worker.builder(queue, job -> {
-            throw new IllegalStateException("not now");
-        }).retry(RetryPolicy.fixed(3, Duration.ofSeconds(10))).observer(observer).build());
-        worker.start();
-        await().atMost(BOUND).until(() -> observer.finished.size() == 1);
-        worker.stop();
+        try (WorkerLog log = new WorkerLog()) {
+            Worker<Object> worker = track(Worker.builder(queue, job -> {
+                throw new IllegalStateException("not now");
+            }).retry(RetryPolicy.fixed(3, Duration.ofSeconds(10))).observer(observer).build());
+            worker.start();
+            await().atMost(BOUND).until(() -> observer.finished.size() == 1);
+            worker.stop();
 
+            assertThat(log.contains("failed on delivery 1; it will be retried in 10000 ms")).isTrue();
+        }
         assertThat(observer.outcomes()).containsExactly(JobOutcome.RETRIED);
         assertThatThrownBy(queue::getNowait).as("not due before the delay").isInstanceOf(QueueEmptyException.class);
         clock.advance(Duration.ofSeconds(10));
