@@ -73,20 +73,12 @@ final class Claims {
             }
             ensureOpen.run();
             long seen = waits.version();
-            if (lastClaimFound) {
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
-                if (rows == null) {
-                    contended = true;
-                    continue;
-                }
-                if (!rows.isEmpty()) {
-                    return rows;
-                }
-            }
             long now = clock.millis();
-            ClaimProbe probe = store.probe(queue);
-            if (probe.claimable(now)) {
-                leaseExpiry.forget();
+            @Nullable ClaimProbe probe = lastClaimFound ? null : store.probe(queue);
+            if (probe == null || probe.claimable(now)) {
+                if (probe != null) {
+                    leaseExpiry.forget();
+                }
                 List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
                 if (rows == null) {
                     contended = true;
@@ -94,6 +86,9 @@ final class Claims {
                 }
                 if (!rows.isEmpty()) {
                     return rows;
+                }
+                if (probe == null) {
+                    continue; // the queue ran dry since the last claim: look with a read before waiting
                 }
             }
             if (nowait || !waits.awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
