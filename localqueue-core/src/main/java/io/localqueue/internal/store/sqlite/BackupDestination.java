@@ -2,15 +2,20 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -98,8 +103,9 @@ final class BackupDestination implements AutoCloseable {
                     }
                 }
             }
-            lockChannel.close();
+            // Unlinked before the lock is released, so no later claim can lock a file that is about to vanish.
             Files.deleteIfExists(target.resolve(LOCK_NAME));
+            lockChannel.close();
             if (!complete) {
                 Files.deleteIfExists(target);
             }
@@ -111,30 +117,66 @@ final class BackupDestination implements AutoCloseable {
     }
 
     private static BackupDestination reclaim(Path target, Path asGiven, FileAlreadyExistsException exists) {
-        List<Path> leftovers = leftoversOfADeadBackup(target);
         FileChannel channel = null;
         try {
-            if (leftovers != null) {
+            if (leftoversOfADeadBackup(target) != null) {
                 channel = FileChannel.open(target.resolve(LOCK_NAME), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE);
-                if (tryLock(channel) != null) {
-                    for (Path leftover : leftovers) {
-                        if (!leftover.getFileName().toString().equals(LOCK_NAME)) {
-                            Files.delete(leftover);
-                        }
-                    }
-                    log.info("Cleared the unfinished backup left in {} by a process that stopped during it", target);
-                    return new BackupDestination(target, channel);
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                BackupDestination taken = takeOver(target, channel);
+                if (taken != null) {
+                    return taken;
                 }
                 channel.close();
             }
         } catch (IOException failure) {
             closeQuietly(channel);
+            if (!Files.exists(target)) {
+                throw new LocalQueueException("backup destination " + asGiven
+                        + " was removed while this backup looked at it; another backup had claimed it", exists);
+            }
             throw new LocalQueueException("cannot clear the unfinished backup in " + asGiven + ": " + failure,
                     failure);
         }
         throw new LocalQueueException("backup destination " + asGiven
                 + " already exists; a backup only ever goes into a new directory", exists);
+    }
+
+    /**
+     * Locks {@code channel}, opened on the directory's lock file when a first look found a dead backup's leftovers,
+     * and clears them; or returns null, touching nothing, when another backup holds the lock, when the file locked
+     * is one its holder unlinked in the meantime, or when the directory no longer holds only leftovers (the backup
+     * that left them finished or cleared them between the first look and the lock).
+     */
+    static @Nullable BackupDestination takeOver(Path target, FileChannel channel) throws IOException {
+        if (tryLock(channel) == null || !holdsTheLockFile(channel, target.resolve(LOCK_NAME))) {
+            return null;
+        }
+        List<Path> leftovers = leftoversOfADeadBackup(target);
+        if (leftovers == null) {
+            return null;
+        }
+        for (Path leftover : leftovers) {
+            if (!leftover.getFileName().toString().equals(LOCK_NAME)) {
+                Files.delete(leftover);
+            }
+        }
+        log.info("Cleared the unfinished backup left in {} by a process that stopped during it", target);
+        return new BackupDestination(target, channel);
+    }
+
+    /**
+     * Whether the locked channel is the lock file the directory holds now, not one its holder unlinked between this
+     * process opening it and locking it: a random token written through the channel must read back through the path.
+     */
+    private static boolean holdsTheLockFile(FileChannel channel, Path lockFile) throws IOException {
+        byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(token), 0);
+        try {
+            return Arrays.equals(Files.readAllBytes(lockFile), token);
+        } catch (NoSuchFileException unlinked) {
+            return false;
+        }
     }
 
     /** The files of a dead backup (the staged copy among them), or null when the directory holds anything else. */
