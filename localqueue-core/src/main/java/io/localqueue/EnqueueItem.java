@@ -1,17 +1,52 @@
 package io.localqueue;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One job for {@code putMany}: its payload and an optional job id that deduplicates it within the queue.
+ * One job for {@code putMany}: its payload, an optional job id that deduplicates it within the queue, and optional
+ * headers stored with the job (beside its payload, which stays exactly the bytes the serializer wrote) and handed
+ * back by {@link Job#headers()} on every delivery.
  *
  * @param data the payload; null is refused when the batch is put
  * @param jobId the deduplication key, or null for none; a lone UTF-16 surrogate in it is refused when put
+ * @param headers names to values, such as a trace context, kept in their order (a null map counts as none); an
+ *                empty or null name, a null value, a lone UTF-16 surrogate, or more than
+ *                {@link #MAX_HEADERS_LENGTH} characters in all are refused when put
  * @param <T> the payload type
  *
  * @since 0.1.0
  */
-public record EnqueueItem<T>(T data, @Nullable String jobId) {
+public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String> headers) {
+
+    /**
+     * The most characters the names and values of one job's headers may hold together: room for a W3C trace context
+     * and a full W3C baggage header.
+     *
+     * @since 0.1.0
+     */
+    public static final int MAX_HEADERS_LENGTH = 16_384;
+
+    /**
+     * Copies the headers, so that later changes to the caller's map do not reach the item; a null map counts as none.
+     */
+    public EnqueueItem {
+        headers = headers == null || headers.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    }
+
+    /**
+     * Creates an item without headers.
+     *
+     * @param data the payload; null is refused when the batch is put
+     * @param jobId the deduplication key, or null for none
+     * @since 0.1.0
+     */
+    public EnqueueItem(T data, @Nullable String jobId) {
+        this(data, jobId, Map.of());
+    }
 
     /**
      * Creates an item without a job id, so it is always inserted as a new job.
@@ -34,5 +69,17 @@ public record EnqueueItem<T>(T data, @Nullable String jobId) {
      */
     public static <T> EnqueueItem<T> of(T data, @Nullable String jobId) {
         return new EnqueueItem<>(data, jobId);
+    }
+
+    /**
+     * Returns this item with {@code headers} instead of its own; a job id that resolves to an existing job keeps
+     * that job's headers, as it keeps its payload.
+     *
+     * @param headers names to values, checked when the item is put
+     * @return the new item
+     * @since 0.1.0
+     */
+    public EnqueueItem<T> withHeaders(Map<String, String> headers) {
+        return new EnqueueItem<>(data, jobId, headers);
     }
 }

@@ -4,6 +4,7 @@ import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,7 @@ public final class Job<T> {
     private final T data;
     private final int attempts;
     private final String receipt;
+    private final Map<String, String> headers;
     private volatile Instant leaseExpiresAt;
     /** How this delivery was settled through a queue's {@code ack}, {@code nack} or {@code fail}, once it was. */
     private volatile @Nullable JobOutcome settledAs;
@@ -28,13 +30,15 @@ public final class Job<T> {
     private volatile @Nullable FailureReason deadLetterReason;
     private volatile @Nullable String deadLetterError;
 
-    Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt, Instant leaseExpiresAt) {
+    Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt,
+        Map<String, String> headers, Instant leaseExpiresAt) {
         this.engine = engine;
         this.queueName = queueName;
         this.id = id;
         this.data = data;
         this.attempts = attempts;
         this.receipt = receipt;
+        this.headers = headers;
         this.leaseExpiresAt = leaseExpiresAt;
     }
 
@@ -72,6 +76,17 @@ public final class Job<T> {
      */
     public String receipt() {
         return receipt;
+    }
+
+    /**
+     * Returns the headers stored with the job when it was put ({@link EnqueueItem#headers()}), the same on every
+     * delivery; empty when it was put without any, as every job the Python library put is.
+     *
+     * @return the headers, unmodifiable, in the order they were put
+     * @since 0.1.0
+     */
+    public Map<String, String> headers() {
+        return headers;
     }
 
     /**

@@ -179,7 +179,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     /**
      * Commits all items in one transaction or none of them, returning ids in input order (duplicate job ids
-     * resolve to one id); waits as long as it takes for room, but fails at once when the batch could never fit.
+     * resolve to one id, which keeps the payload and headers it has); each item's headers are stored with its job;
+     * waits as long as it takes for room, but fails at once when the batch could never fit.
      *
      * @param items the jobs; an empty list returns an empty list
      * @return the ids in input order
@@ -209,7 +210,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
                 throw new IllegalArgumentException("items[" + i + "] must not be null");
             }
             jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"),
-                    StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId")));
+                    StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId"),
+                    JobHeaders.require(item.headers(), "items[" + i + "].headers")));
         }
         return engine.putMany(jobs, timeoutNanos);
     }
@@ -559,7 +561,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
             throw new LocalQueueException("job " + row.id() + " of queue '" + name + "' cannot be decoded by "
                     + serializer.identity() + " and was moved to the dead letters: " + error, failure);
         }
-        return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(),
+        return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(), row.headers(),
                 Instant.ofEpochMilli(row.leaseUntil()));
     }
 

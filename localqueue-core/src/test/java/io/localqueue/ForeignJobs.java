@@ -1,6 +1,7 @@
 package io.localqueue;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * Rebuilds a {@link Job} from the id and receipt of a delivery made elsewhere, as a process receiving deliveries
@@ -16,6 +17,6 @@ public final class ForeignJobs {
      * expiry unknown (the epoch).
      */
     public static <T> Job<T> of(SimpleQueue<T> queue, long id, String receipt) {
-        return new Job<>(queue.engine(), queue.name(), id, null, 0, receipt, Instant.EPOCH);
+        return new Job<>(queue.engine(), queue.name(), id, null, 0, receipt, Map.of(), Instant.EPOCH);
     }
 }

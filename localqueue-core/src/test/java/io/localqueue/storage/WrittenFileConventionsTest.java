@@ -3,6 +3,7 @@ package io.localqueue.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.DeliveryPolicy;
+import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueTestBase;
@@ -30,6 +31,7 @@ class WrittenFileConventionsTest extends QueueTestBase {
     private static final long START_MILLIS = 1_893_456_000_123L;
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final int MAX_RETRIES = 2;
+    private static final String TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
     private SimpleQueue<Object> queue;
     private Path file;
@@ -117,7 +119,7 @@ class WrittenFileConventionsTest extends QueueTestBase {
         assertThat(RawSqlite.pragma(file, "journal_mode")).isEqualTo("wal");
         assertThat(RawSqlite.pragma(file, "user_version")).isEqualTo(0L);
         assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
-                .extracting(row -> row.get("name")).containsExactly("messages", "sqlite_sequence");
+                .extracting(row -> row.get("name")).containsExactly("message_headers", "messages", "sqlite_sequence");
     }
 
     @Test
@@ -277,6 +279,33 @@ class WrittenFileConventionsTest extends QueueTestBase {
     }
 
     /** Puts and claims one job, then moves the clock on by {@code wait}. */
+    @Test
+    void messageHeadersIsKeyedByTheMessageIdAndDeletedWithTheMessage() throws SQLException {
+        assertThat(RawSqlite.query(file,
+                "SELECT name, type, \"notnull\", pk FROM pragma_table_info('message_headers')")).containsExactly(
+                Map.of("name", "message_id", "type", "INTEGER", "notnull", 0L, "pk", 1L),
+                Map.of("name", "headers", "type", "TEXT", "notnull", 1L, "pk", 0L));
+        assertThat(RawSqlite.query(file,
+                "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('message_headers')"))
+                .containsExactly(Map.of("table", "messages", "from", "message_id", "to", "id", "on_delete", "CASCADE"));
+    }
+
+    @Test
+    void headersLieBesideTheRowWhichStaysAsWithoutThemAndTheirPayloadBytesExact() throws SQLException {
+        long plain = queue.put("hello", "job-1");
+        long traced = queue.putMany(List.of(EnqueueItem.<Object>of("hello", "job-2")
+                .withHeaders(Map.of("traceparent", TRACEPARENT)))).get(0);
+
+        Map<String, Object> withHeaders = row(traced);
+        Map<String, Object> without = row(plain);
+        assertThat(withHeaders.remove("id")).isEqualTo(traced);
+        assertThat(without.remove("id")).isEqualTo(plain);
+        withHeaders.put("job_id", "job-1");
+        assertThat(withHeaders).isEqualTo(without);
+        assertThat(RawSqlite.query(file, "SELECT message_id, headers FROM message_headers")).containsExactly(
+                Map.of("message_id", traced, "headers", "{\"traceparent\":\"" + TRACEPARENT + "\"}"));
+    }
+
     private Claimed claimThenWait(Duration wait) throws SQLException {
         long id = queue.put("hello");
         Job<Object> job = queue.getNowait();

@@ -47,7 +47,8 @@ final class ClaimStatements {
 
     /**
      * Leases the first due rows in claim order (due time, then id). The index walk stops after {@code LIMIT} rows
-     * and never visits rows that are not yet due, however many there are.
+     * and never visits rows that are not yet due, however many there are. Each row's headers come with it from one
+     * rowid probe of {@code message_headers}, in the same statement.
      */
     static final String CLAIM = """
             UPDATE messages
@@ -55,7 +56,8 @@ final class ClaimStatements {
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_claim
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
                            ORDER BY available_at, id LIMIT ?5)
-            RETURNING id, payload, attempts, receipt, lease_until, available_at""";
+            RETURNING id, payload, attempts, receipt, lease_until, available_at,
+                      (SELECT headers FROM message_headers WHERE message_id = messages.id)""";
 
     private ClaimStatements() {
     }
@@ -106,7 +108,7 @@ final class ClaimStatements {
         }, result -> {
             while (result.next()) {
                 rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
-                        result.getLong(5)));
+                        result.getLong(5), StoredHeaders.decode(result.getString(7))));
                 dueTimes.add(result.getLong(6));
             }
             return null;

@@ -12,7 +12,8 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Enqueue: the capacity check and the inserts of one put or putMany, inside the caller's write transaction.
+ * Enqueue: the capacity check and the inserts of one put or putMany (each new job's headers with it), inside the
+ * caller's write transaction.
  */
 final class EnqueueStatements {
 
@@ -22,6 +23,9 @@ final class EnqueueStatements {
             VALUES (?, ?, 0, 0, ?, ?, ?, ?, ?)""";
 
     private static final String INSERT_RETURNING_ID = INSERT + " ON CONFLICT DO NOTHING RETURNING id";
+
+    /** Keeps a new job's headers beside its row; a job without headers gets no row here. */
+    private static final String INSERT_HEADERS = "INSERT INTO message_headers (message_id, headers) VALUES (?, ?)";
 
     private static final String FIND_BY_JOB_ID = "SELECT id FROM messages WHERE queue = ? AND job_id = ?";
 
@@ -52,7 +56,9 @@ final class EnqueueStatements {
             }
         }
         if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null)) {
-            return Enqueued.written(insertBatch(session, queue, jobs, maxAttempts, now));
+            List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now);
+            insertHeaders(session, jobs, ids);
+            return Enqueued.written(ids);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
         for (NewJob job : jobs) {
@@ -82,6 +88,7 @@ final class EnqueueStatements {
             statement.setLong(7, now);
         });
         if (id != null) {
+            insertHeaders(session, List.of(job), List.of(id));
             return id;
         }
         Long existing = findByJobId(session, queue, job.jobId());
@@ -117,6 +124,24 @@ final class EnqueueStatements {
             ids.add(first + i);
         }
         return ids;
+    }
+
+    /** Inserts the headers of the jobs that have some, {@code ids} being the rows just inserted for them. */
+    private static void insertHeaders(Session session, List<NewJob> jobs, List<Long> ids) throws SQLException {
+        List<Integer> withHeaders = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            if (!jobs.get(i).headers().isEmpty()) {
+                withHeaders.add(i);
+            }
+        }
+        if (withHeaders.isEmpty()) {
+            return;
+        }
+        session.batch(INSERT_HEADERS, withHeaders.size(), (statement, index) -> {
+            int job = withHeaders.get(index);
+            statement.setLong(1, ids.get(job));
+            statement.setString(2, StoredHeaders.encode(jobs.get(job).headers()));
+        });
     }
 
     /** Counts rows the batch would add: every job without an id, plus each distinct id the queue lacks. */

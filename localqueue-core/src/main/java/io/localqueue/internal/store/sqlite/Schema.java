@@ -12,8 +12,9 @@ import java.util.Set;
 
 /**
  * The storage layout shared with the Python library (table {@code messages}, its three indexes, status codes 0-3,
- * epoch-millisecond timestamps) plus one additive index for ordered claims, and the checks that refuse a file
- * which is not a localqueue database before anything is written to it.
+ * epoch-millisecond timestamps) plus two additions the Python library ignores (an index for ordered claims and the
+ * table {@code message_headers}), and the checks that refuse a file which is not a localqueue database before
+ * anything is written to it.
  */
 final class Schema {
 
@@ -58,6 +59,17 @@ final class Schema {
             "CREATE INDEX IF NOT EXISTS idx_messages_queue_status ON messages(queue, status, available_at, lease_until)",
             // Walks ready rows in claim order (due time, then id) without sorting, and skips rows not yet due.
             "CREATE INDEX IF NOT EXISTS idx_messages_claim ON messages(queue, status, available_at, id)");
+
+    /**
+     * Headers of the jobs put with some, one row per job, keyed by its message id and deleted with it (the Python
+     * library, which never reads this table, enforces foreign keys too, so its purge removes them as well). A table
+     * rather than a column keeps {@code messages} exactly as the Python library declares it.
+     */
+    private static final String CREATE_MESSAGE_HEADERS = """
+            CREATE TABLE IF NOT EXISTS message_headers (
+                message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+                headers    TEXT NOT NULL
+            )""";
 
     /**
      * The layout version this release reads and writes, kept in {@code PRAGMA user_version}. The layout shared
@@ -118,12 +130,15 @@ final class Schema {
             for (String index : INDEXES) {
                 statement.executeUpdate(index);
             }
+            statement.executeUpdate(CREATE_MESSAGE_HEADERS);
         }
     }
 
     /** Tells whether the schema already has everything this version needs, so an open can skip the write lock. */
     static boolean isCurrent(Connection connection) throws SQLException {
-        if (!tables(connection).contains("messages") || !columns(connection).containsAll(ADDED_COLUMNS)) {
+        Set<String> tables = tables(connection);
+        if (!tables.containsAll(List.of("messages", "message_headers"))
+                || !columns(connection).containsAll(ADDED_COLUMNS)) {
             return false;
         }
         return names(connection, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'")

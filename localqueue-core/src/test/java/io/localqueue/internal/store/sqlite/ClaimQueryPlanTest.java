@@ -46,6 +46,15 @@ class ClaimQueryPlanTest {
     }
 
     @Test
+    void claimReadsEachClaimedRowsHeadersWithOneRowidProbe() throws SQLException {
+        List<String> plan = plan(ClaimStatements.CLAIM, "r-", 1L, 1L, "q", 1);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step)
+                .containsIgnoringCase("SEARCH message_headers USING INTEGER PRIMARY KEY"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("SCAN message_headers"));
+    }
+
+    @Test
     void probeSeeksIndexesWithoutScanningTheTable() throws SQLException {
         List<String> plan = plan(ClaimStatements.PROBE, "q");
 
