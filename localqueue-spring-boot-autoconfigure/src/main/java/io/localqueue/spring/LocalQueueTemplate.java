@@ -23,6 +23,7 @@ public class LocalQueueTemplate {
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(5);
 
     private final LocalQueueRegistry queues;
+    private EnqueueInterceptor interceptor = EnqueueInterceptor.NONE;
 
     /**
      * Creates a template over the application's queues; each queue's wait for room comes from the registry's
@@ -72,7 +73,8 @@ public class LocalQueueTemplate {
      * @throws QueueFullException when there is still no room once the timeout passes
      */
     public long put(String queue, Object payload, @Nullable String jobId, Duration timeout) {
-        return queues.queue(queue).put(payload, jobId, timeout);
+        return interceptor.intercept(queue, List.of(EnqueueItem.of(payload, jobId)),
+                prepared -> queues.queue(queue).putMany(prepared, timeout).get(0));
     }
 
     /**
@@ -80,16 +82,16 @@ public class LocalQueueTemplate {
      * wait for room, and fails at once when the batch could never fit.
      *
      * @param queue the queue name
-     * @param items the jobs, each with an optional job id
+     * @param items the jobs, each with an optional job id and headers
      * @return the ids in input order
      * @throws QueueFullException when the batch still does not fit once the wait is over
      */
     public List<Long> putMany(String queue, List<? extends EnqueueItem<?>> items) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
         for (EnqueueItem<?> item : items) {
-            batch.add(item == null ? null : EnqueueItem.of(item.data(), item.jobId()));
+            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers()));
         }
-        return queues.queue(queue).putMany(batch, maxWait(queue));
+        return interceptor.intercept(queue, batch, prepared -> queues.queue(queue).putMany(prepared, maxWait(queue)));
     }
 
     /**
@@ -106,7 +108,18 @@ public class LocalQueueTemplate {
         for (Object payload : payloads) {
             batch.add(EnqueueItem.of(payload));
         }
-        return queues.queue(queue).putMany(batch, maxWait(queue));
+        return interceptor.intercept(queue, batch, prepared -> queues.queue(queue).putMany(prepared, maxWait(queue)));
+    }
+
+    /**
+     * Sets what runs around each write, such as an observation that stores the caller's trace context with the
+     * jobs; by default nothing does.
+     *
+     * @param interceptor the interceptor
+     * @since 0.1.0
+     */
+    public void setEnqueueInterceptor(EnqueueInterceptor interceptor) {
+        this.interceptor = interceptor;
     }
 
     /**

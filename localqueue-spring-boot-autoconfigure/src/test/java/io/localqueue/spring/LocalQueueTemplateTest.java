@@ -11,9 +11,12 @@ import io.localqueue.QueueFullException;
 import io.localqueue.SimpleQueue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -72,6 +75,49 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
             assertThatThrownBy(() -> template.putMany("small", List.of(EnqueueItem.of("b"))))
                     .isInstanceOf(QueueFullException.class);
         });
+    }
+
+    @Test
+    void putManyKeepsTheHeadersOfItsItems() {
+        onTempDir().run(context -> {
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+
+            template.putMany("tagged", List.of(EnqueueItem.of("a").withHeaders(Map.of("tenant", "acme")),
+                    EnqueueItem.of("b")));
+
+            SimpleQueue<Object> queue = context.getBean(LocalQueueRegistry.class).queue("tagged");
+            assertThat(List.of(queue.getNowait(), queue.getNowait())).extracting(Job::headers)
+                    .containsExactly(Map.of("tenant", "acme"), Map.of());
+        });
+    }
+
+    @Test
+    void interceptorBeansRunAroundEveryWriteInOrder() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        onTempDir().withBean("first", EnqueueInterceptor.class, () -> recording("first", calls))
+                .withBean("second", EnqueueInterceptor.class, () -> recording("second", calls)).run(context -> {
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+
+                    long id = template.put("intercepted", "a", "job-a");
+                    template.putMany("intercepted", List.of(EnqueueItem.of("b")));
+                    template.putAll("intercepted", List.of("c", "d"));
+
+                    assertThat(calls).containsExactly("first intercepted 1", "second intercepted 1",
+                            "first intercepted 1", "second intercepted 1", "first intercepted 2",
+                            "second intercepted 2");
+                    assertThat(template.put("intercepted", "again", "job-a")).isEqualTo(id);
+                });
+    }
+
+    private static EnqueueInterceptor recording(String name, List<String> calls) {
+        return new EnqueueInterceptor() {
+            @Override
+            public <R> R intercept(String queue, List<EnqueueItem<Object>> items,
+                                   Function<List<EnqueueItem<Object>>, R> write) {
+                calls.add(name + " " + queue + " " + items.size());
+                return write.apply(items);
+            }
+        };
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.spring.EnqueueInterceptor;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
@@ -117,7 +118,10 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues) {
-        return new LocalQueueTemplate(queues);
+    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues,
+                                          ObjectProvider<EnqueueInterceptor> interceptors) {
+        LocalQueueTemplate template = new LocalQueueTemplate(queues);
+        template.setEnqueueInterceptor(EnqueueInterceptor.of(interceptors.orderedStream().toList()));
+        return template;
     }
 }

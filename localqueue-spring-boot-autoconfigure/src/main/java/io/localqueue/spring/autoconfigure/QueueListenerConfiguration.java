@@ -8,6 +8,7 @@ import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.DeadLetterEvents;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
+import io.localqueue.spring.listener.JobHandlerDecorator;
 import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.localqueue.spring.listener.QueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
@@ -55,20 +56,22 @@ class QueueListenerConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.PLATFORM)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurer(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
+            ObjectProvider<JobHandlerDecorator> decorators, Environment environment) {
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null,
-                defaultShutdownTimeout(environment));
+                defaultShutdownTimeout(environment), JobHandlerDecorator.of(decorators.orderedStream().toList()));
     }
 
     @Bean(name = CONFIGURER)
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.VIRTUAL)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurerVirtualThreads(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
+            ObjectProvider<JobHandlerDecorator> decorators, Environment environment) {
         SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("localqueue-listener-");
         executor.setVirtualThreads(true);
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor,
-                defaultShutdownTimeout(environment));
+                defaultShutdownTimeout(environment), JobHandlerDecorator.of(decorators.orderedStream().toList()));
     }
 
     @Bean(name = DEFAULT_FACTORY)

@@ -3,14 +3,16 @@ package io.localqueue.spring.autoconfigure;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
+import io.localqueue.spring.listener.JobHandlerDecorator;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies {@code localqueue.listener.*}, the application's {@link WorkerObserver}s and, with virtual threads
- * enabled, a virtual-thread executor to a {@link DefaultQueueListenerContainerFactory}; use it to build further
- * factories that start from the same configuration.
+ * Applies {@code localqueue.listener.*}, the application's {@link WorkerObserver}s, the {@link JobHandlerDecorator}s
+ * (the observation of deliveries among them) and, with virtual threads enabled, a virtual-thread executor to a
+ * {@link DefaultQueueListenerContainerFactory}; use it to build further factories that start from the same
+ * configuration.
  *
  * @since 0.1.0
  */
@@ -20,17 +22,20 @@ public final class QueueListenerContainerFactoryConfigurer {
     private final WorkerObserver observer;
     private final @Nullable Executor taskExecutor;
     private final Duration defaultShutdownTimeout;
+    private final JobHandlerDecorator handlerDecorator;
 
     QueueListenerContainerFactoryConfigurer(LocalQueueProperties.Listener listener, WorkerObserver observer,
-                                            @Nullable Executor taskExecutor, Duration defaultShutdownTimeout) {
+                                            @Nullable Executor taskExecutor, Duration defaultShutdownTimeout,
+                                            JobHandlerDecorator handlerDecorator) {
         this.listener = listener;
         this.observer = observer;
         this.taskExecutor = taskExecutor;
         this.defaultShutdownTimeout = defaultShutdownTimeout;
+        this.handlerDecorator = handlerDecorator;
     }
 
     /**
-     * Configures a factory with the listener properties, observers and task executor; without
+     * Configures a factory with the listener properties, observers, handler decorators and task executor; without
      * {@code localqueue.listener.shutdown-timeout}, listeners wait as long as Spring's shutdown phase allows.
      *
      * @param factory the factory to configure
@@ -44,5 +49,6 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
+        factory.setHandlerDecorator(handlerDecorator);
     }
 }

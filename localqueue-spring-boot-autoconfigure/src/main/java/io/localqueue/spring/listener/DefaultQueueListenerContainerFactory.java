@@ -28,6 +28,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
     private WorkerObserver observer = WorkerObserver.NONE;
     private @Nullable Executor taskExecutor;
+    private JobHandlerDecorator handlerDecorator = JobHandlerDecorator.NONE;
 
     /**
      * Creates the factory with {@link Worker}'s defaults.
@@ -103,6 +104,16 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         this.taskExecutor = taskExecutor;
     }
 
+    /**
+     * Sets what wraps each listener's handler, such as an observation of every delivery; by default nothing does.
+     *
+     * @param handlerDecorator the decorator
+     * @since 0.1.0
+     */
+    public void setHandlerDecorator(JobHandlerDecorator handlerDecorator) {
+        this.handlerDecorator = handlerDecorator;
+    }
+
     @Override
     public QueueListenerContainer createContainer(QueueListenerEndpoint endpoint) {
         boolean starts = endpoint.autoStartup() != null ? endpoint.autoStartup() : autoStartup;
@@ -116,8 +127,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         Duration heartbeat = heartbeatInterval != null ? heartbeatInterval
                 : Worker.defaultHeartbeatInterval(queue.delivery().lease());
         int threads = endpoint.concurrency() != null ? endpoint.concurrency() : concurrency;
-        Worker.Builder<T> builder = Worker.builder(queue,
-                        new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob()))
+        Worker.Builder<T> builder = Worker.builder(queue, handlerDecorator.decorate(endpoint,
+                        new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob())))
                 .name(endpoint.id())
                 .observer(observer);
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
