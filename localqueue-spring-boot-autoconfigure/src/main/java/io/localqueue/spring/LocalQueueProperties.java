@@ -53,6 +53,11 @@ public class LocalQueueProperties {
     private final Listener listener = new Listener();
 
     /**
+     * The producer template, LocalQueueTemplate.
+     */
+    private final Template template = new Template();
+
+    /**
      * The localqueue health indicator.
      */
     private final Health health = new Health();
@@ -97,6 +102,10 @@ public class LocalQueueProperties {
 
     public Listener getListener() {
         return listener;
+    }
+
+    public Template getTemplate() {
+        return template;
     }
 
     public Health getHealth() {
@@ -436,6 +445,12 @@ public class LocalQueueProperties {
          */
         private @Nullable Duration shutdownTimeout;
 
+        /**
+         * Whether each delivery a listener method handles is observed with Micrometer Observation (observation
+         * localqueue.listener); with a tracing bridge, its span continues the trace of the code that put the job.
+         */
+        private boolean observationEnabled;
+
         public int getConcurrency() {
             return concurrency;
         }
@@ -474,6 +489,37 @@ public class LocalQueueProperties {
 
         public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public boolean isObservationEnabled() {
+            return observationEnabled;
+        }
+
+        public void setObservationEnabled(boolean observationEnabled) {
+            this.observationEnabled = observationEnabled;
+        }
+    }
+
+    /**
+     * The producer template.
+     *
+     * @since 0.1.0
+     */
+    public static class Template {
+
+        /**
+         * Whether each write of LocalQueueTemplate (a put, or one putMany or putAll) is observed with Micrometer
+         * Observation (observation localqueue.template); with a tracing bridge, the trace context is stored with
+         * each job.
+         */
+        private boolean observationEnabled;
+
+        public boolean isObservationEnabled() {
+            return observationEnabled;
+        }
+
+        public void setObservationEnabled(boolean observationEnabled) {
+            this.observationEnabled = observationEnabled;
         }
     }
 
