@@ -74,6 +74,20 @@ public final class JsonSerializer<T> implements Serializer<T> {
     }
 
     /**
+     * Maps JSON to and from a generic type, such as {@code Map<String, List<Email>>}, with the default mapper; the
+     * caller vouches that {@code T} is that type.
+     *
+     * @param type the payload type, a class or a parameterized type without type variables
+     * @param <T> the payload type
+     * @return a serializer for that type
+     * @throws IllegalArgumentException when null, or a type variable
+     * @since 0.1.0
+     */
+    public static <T> JsonSerializer<T> ofType(java.lang.reflect.Type type) {
+        return ofType(type, DEFAULT_MAPPER);
+    }
+
+    /**
      * Maps JSON to and from a generic type, such as {@code Map<String, List<Email>>}, with the given mapper; the
      * caller vouches that {@code T} is that type, as no check is possible.
      *

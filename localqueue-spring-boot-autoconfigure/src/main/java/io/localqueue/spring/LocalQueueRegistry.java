@@ -1,8 +1,9 @@
 package io.localqueue.spring;
 
-import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The application's queues on the shared database: opens each queue once per payload type, with its configured
- * delivery policy and pending-job limit, and closes them all when the context closes. Payloads are JSON.
+ * The application's queues on the shared database: opens each queue once per payload type (generic type arguments
+ * included), with its configured delivery policy and pending-job limit and the serializer {@link PayloadSerializers}
+ * chooses, and closes them all when the context closes.
  *
  * @since 0.1.0
  */
@@ -22,6 +24,7 @@ public class LocalQueueRegistry implements DisposableBean {
 
     private final LocalQueueDatabase database;
     private final QueueSettings settings;
+    private final PayloadSerializers serializers;
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -33,8 +36,21 @@ public class LocalQueueRegistry implements DisposableBean {
      * @param settings how each queue is opened
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
+        this(database, settings, PayloadSerializers.json());
+    }
+
+    /**
+     * Creates the registry with the serializers of the application's choice.
+     *
+     * @param database the shared database
+     * @param settings how each queue is opened
+     * @param serializers the serializer of each queue and payload type
+     * @since 0.1.0
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers) {
         this.database = database;
         this.settings = settings;
+        this.serializers = serializers;
     }
 
     /**
@@ -48,11 +64,24 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     @SuppressWarnings("unchecked")
     public <T> SimpleQueue<T> queue(String name, Class<T> type) {
+        return (SimpleQueue<T>) queue(name, (Type) type);
+    }
+
+    /**
+     * Returns the queue with payloads mapped to a generic type, such as {@code List<Email>}, opening it on first use.
+     *
+     * @param name the queue name
+     * @param type a class, or a parameterized type whose arguments are all resolved
+     * @return the shared queue object; do not close it
+     * @throws IllegalStateException once the registry is closed
+     * @since 0.1.0
+     */
+    public SimpleQueue<?> queue(String name, Type type) {
         if (closed) {
             throw new IllegalStateException("localqueue registry is closed");
         }
         used.add(name);
-        return (SimpleQueue<T>) queues.computeIfAbsent(new Key(name, type), key -> open(name, type));
+        return queues.computeIfAbsent(new Key(name, type.getTypeName()), key -> open(name, type));
     }
 
     /**
@@ -110,8 +139,14 @@ public class LocalQueueRegistry implements DisposableBean {
         queues.clear();
     }
 
-    private <T> SimpleQueue<T> open(String name, Class<T> type) {
-        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
+    private SimpleQueue<Object> open(String name, Type type) {
+        @SuppressWarnings("unchecked")
+        Serializer<Object> serializer = (Serializer<Object>) serializers.serializerFor(name, type);
+        if (serializer == null) {
+            throw new IllegalStateException("PayloadSerializers gave no serializer for queue '" + name + "' and type "
+                    + type.getTypeName());
+        }
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
                 .durability(settings.durability());
@@ -122,6 +157,6 @@ public class LocalQueueRegistry implements DisposableBean {
         return builder.build();
     }
 
-    private record Key(String name, Class<?> type) {
+    private record Key(String name, String type) {
     }
 }

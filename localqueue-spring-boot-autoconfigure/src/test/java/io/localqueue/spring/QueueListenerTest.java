@@ -289,7 +289,7 @@ class QueueListenerTest extends ContextRunnerTestBase {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause()
                     .hasMessageContaining("twoArgs.handle")
-                    .hasMessageContaining("exactly one parameter");
+                    .hasMessageContaining("must take the payload or Job<T>");
         });
     }
 

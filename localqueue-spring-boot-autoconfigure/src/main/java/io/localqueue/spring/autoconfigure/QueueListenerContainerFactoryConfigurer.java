@@ -42,6 +42,9 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setAutoStartup(listener.isAutoStartup());
         Duration shutdownTimeout = listener.getShutdownTimeout();
         factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
+        factory.setAckMode(listener.getAckMode());
+        factory.setBatchSize(listener.getBatchSize());
+        factory.setBatchWait(listener.getBatchWait());
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
     }

@@ -17,6 +17,7 @@ public class QueueListenerContainer {
     private final boolean autoStartup;
     private final Duration shutdownTimeout;
     private volatile Worker<?> worker;
+    private volatile boolean paused;
 
     /**
      * Creates a stopped container.
@@ -43,6 +44,9 @@ public class QueueListenerContainer {
             return;
         }
         Worker<?> fresh = workers.get();
+        if (paused) {
+            fresh.pause();
+        }
         worker = fresh;
         fresh.start();
     }
@@ -84,6 +88,38 @@ public class QueueListenerContainer {
      */
     public Duration shutdownTimeout() {
         return shutdownTimeout;
+    }
+
+    /**
+     * Stops taking jobs without waiting and without stopping: running invocations finish and settle as usual, and
+     * jobs taken ahead go back to the queue without spending a delivery. A paused container stays paused across a
+     * stop and start until {@link #resume()}.
+     *
+     * @since 0.1.0
+     */
+    public synchronized void pause() {
+        paused = true;
+        worker.pause();
+    }
+
+    /**
+     * Takes jobs again after {@link #pause()}; does nothing when not paused.
+     *
+     * @since 0.1.0
+     */
+    public synchronized void resume() {
+        paused = false;
+        worker.resume();
+    }
+
+    /**
+     * Returns whether the container is paused; a paused container may still be running.
+     *
+     * @return true between {@link #pause()} and {@link #resume()}
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return paused;
     }
 
     /**
