@@ -4,6 +4,8 @@ import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.DeadLetterHandler;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.DeadLetterEvents;
@@ -47,28 +49,31 @@ class QueueListenerConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher) {
-        return new DeadLetterEvents(publisher);
+    DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher,
+                                                ObjectProvider<DeadLetterHandler> handlers) {
+        return new DeadLetterEvents(publisher, handlers.orderedStream().toList());
     }
 
     @Bean(name = CONFIGURER)
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.PLATFORM)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurer(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
+            ObjectProvider<ListenerErrorHandler> errorHandler, Environment environment) {
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null,
-                defaultShutdownTimeout(environment));
+                defaultShutdownTimeout(environment), errorHandler.getIfUnique());
     }
 
     @Bean(name = CONFIGURER)
     @ConditionalOnMissingBean
     @ConditionalOnThreading(Threading.VIRTUAL)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurerVirtualThreads(
-            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers, Environment environment) {
+            LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
+            ObjectProvider<ListenerErrorHandler> errorHandler, Environment environment) {
         SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("localqueue-listener-");
         executor.setVirtualThreads(true);
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor,
-                defaultShutdownTimeout(environment));
+                defaultShutdownTimeout(environment), errorHandler.getIfUnique());
     }
 
     @Bean(name = DEFAULT_FACTORY)

@@ -1,6 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import java.time.Duration;
@@ -20,13 +21,16 @@ public final class QueueListenerContainerFactoryConfigurer {
     private final WorkerObserver observer;
     private final @Nullable Executor taskExecutor;
     private final Duration defaultShutdownTimeout;
+    private final @Nullable ListenerErrorHandler errorHandler;
 
     QueueListenerContainerFactoryConfigurer(LocalQueueProperties.Listener listener, WorkerObserver observer,
-                                            @Nullable Executor taskExecutor, Duration defaultShutdownTimeout) {
+                                            @Nullable Executor taskExecutor, Duration defaultShutdownTimeout,
+                                            @Nullable ListenerErrorHandler errorHandler) {
         this.listener = listener;
         this.observer = observer;
         this.taskExecutor = taskExecutor;
         this.defaultShutdownTimeout = defaultShutdownTimeout;
+        this.errorHandler = errorHandler;
     }
 
     /**
@@ -47,5 +51,6 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setBatchWait(listener.getBatchWait());
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
+        factory.setErrorHandler(errorHandler);
     }
 }

@@ -5,6 +5,7 @@ import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.AckMode;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -32,6 +33,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     private AckMode ackMode = AckMode.AUTO;
     private int batchSize = Worker.DEFAULT_BATCH_SIZE;
     private Duration batchWait = Duration.ZERO;
+    private @Nullable ListenerErrorHandler errorHandler;
 
     /**
      * Creates the factory with {@link Worker}'s defaults.
@@ -138,6 +140,16 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         this.batchWait = batchWait;
     }
 
+    /**
+     * Sets who sees every exception a listener method throws before its job is settled; null for nobody.
+     *
+     * @param errorHandler the handler, or null
+     * @since 0.1.0
+     */
+    public void setErrorHandler(@Nullable ListenerErrorHandler errorHandler) {
+        this.errorHandler = errorHandler;
+    }
+
     @Override
     public QueueListenerContainer createContainer(QueueListenerEndpoint endpoint) {
         boolean starts = endpoint.autoStartup() != null ? endpoint.autoStartup() : autoStartup;
@@ -174,7 +186,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     private Worker.Builder<Object> builder(QueueListenerEndpoint endpoint, SimpleQueue<Object> queue) {
         ListenerSignature signature = endpoint.signature();
         if (signature.batch()) {
-            Worker.Builder<Object> builder = Worker.batchBuilder(queue, new MethodBatchHandler<>(endpoint));
+            Worker.Builder<Object> builder = Worker.batchBuilder(queue, new MethodBatchHandler<>(endpoint, errorHandler));
             int size = endpoint.batchSize() != null ? endpoint.batchSize() : batchSize;
             Duration wait = endpoint.batchWait() != null ? endpoint.batchWait() : batchWait;
             apply(endpoint, "localqueue.listener.batch-size", () -> builder.batchSize(size));
@@ -187,7 +199,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
                     new IllegalArgumentException("MANUAL acknowledgement needs the method to take an "
                             + "Acknowledgement parameter; " + endpoint.method().getName() + " takes " + signature));
         }
-        return Worker.builder(queue, new MethodJobHandler<>(endpoint, mode == AckMode.MANUAL ? queue : null));
+        return Worker.builder(queue, new MethodJobHandler<>(endpoint,
+                mode == AckMode.MANUAL ? queue : null, errorHandler));
     }
 
     /** Applies one setting, so that a refusal names the property that usually holds it. */
