@@ -3,6 +3,7 @@ package io.localqueue.spring;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.SimpleQueue;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,19 +23,34 @@ public class LocalQueueRegistry implements DisposableBean {
 
     private final LocalQueueDatabase database;
     private final QueueSettings settings;
+    private final Clock clock;
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
-     * Creates the registry.
+     * Creates the registry on the system clock.
      *
      * @param database the shared database
      * @param settings how each queue is opened
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
+        this(database, settings, Clock.systemUTC());
+    }
+
+    /**
+     * Creates the registry with the clock its queues stamp rows with and decide due times and lease expiry by; waits
+     * still take real time, so a test clock moved forward is seen by a waiting listener at its next poll.
+     *
+     * @param database the shared database
+     * @param settings how each queue is opened
+     * @param clock the queues' clock
+     * @since 0.1.0
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, Clock clock) {
         this.database = database;
         this.settings = settings;
+        this.clock = clock;
     }
 
     /**
@@ -92,6 +108,16 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     /**
+     * Returns the clock this registry's queues run on: the system clock unless one was given.
+     *
+     * @return the clock
+     * @since 0.1.0
+     */
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
      * Returns the shared database.
      *
      * @return the database handle
@@ -114,7 +140,8 @@ public class LocalQueueRegistry implements DisposableBean {
         SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
                 .name(name)
                 .delivery(settings.deliveryFor(name))
-                .durability(settings.durability());
+                .durability(settings.durability())
+                .clock(clock);
         OptionalLong limit = settings.maxPendingJobsFor(name);
         if (limit.isPresent()) {
             builder.maxPendingJobs(limit.getAsLong());

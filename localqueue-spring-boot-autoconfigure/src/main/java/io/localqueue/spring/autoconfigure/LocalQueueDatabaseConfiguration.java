@@ -10,6 +10,7 @@ import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -111,8 +112,9 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
-        return new LocalQueueRegistry(database, settings);
+    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings,
+                                          ObjectProvider<Clock> clock) {
+        return new LocalQueueRegistry(database, settings, clock.getIfUnique(Clock::systemUTC));
     }
 
     @Bean
