@@ -4,6 +4,7 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.lang.reflect.Type;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,22 +26,23 @@ public class LocalQueueRegistry implements DisposableBean {
     private final LocalQueueDatabase database;
     private final QueueSettings settings;
     private final PayloadSerializers serializers;
+    private final Clock clock;
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
-     * Creates the registry.
+     * Creates the registry on the system clock.
      *
      * @param database the shared database
      * @param settings how each queue is opened
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
-        this(database, settings, PayloadSerializers.json());
+        this(database, settings, PayloadSerializers.json(), Clock.systemUTC());
     }
 
     /**
-     * Creates the registry with the serializers of the application's choice.
+     * Creates the registry with the serializers of the application's choice, on the system clock.
      *
      * @param database the shared database
      * @param settings how each queue is opened
@@ -48,9 +50,25 @@ public class LocalQueueRegistry implements DisposableBean {
      * @since 0.1.0
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers) {
+        this(database, settings, serializers, Clock.systemUTC());
+    }
+
+    /**
+     * Creates the registry with the clock its queues stamp rows with and decide due times and lease expiry by; waits
+     * still take real time, so a test clock moved forward is seen by a waiting listener at its next poll.
+     *
+     * @param database the shared database
+     * @param settings how each queue is opened
+     * @param serializers the serializer of each queue and payload type
+     * @param clock the queues' clock
+     * @since 0.1.0
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers,
+                              Clock clock) {
         this.database = database;
         this.settings = settings;
         this.serializers = serializers;
+        this.clock = clock;
     }
 
     /**
@@ -121,6 +139,16 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     /**
+     * Returns the clock this registry's queues run on: the system clock unless one was given.
+     *
+     * @return the clock
+     * @since 0.1.0
+     */
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
      * Returns the shared database.
      *
      * @return the database handle
@@ -149,7 +177,8 @@ public class LocalQueueRegistry implements DisposableBean {
         SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
-                .durability(settings.durability());
+                .durability(settings.durability())
+                .clock(clock);
         OptionalLong limit = settings.maxPendingJobsFor(name);
         if (limit.isPresent()) {
             builder.maxPendingJobs(limit.getAsLong());

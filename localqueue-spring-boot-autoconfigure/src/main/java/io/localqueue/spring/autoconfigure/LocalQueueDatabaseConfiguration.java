@@ -12,6 +12,7 @@ import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.PayloadSerializers;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -115,8 +116,8 @@ class LocalQueueDatabaseConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings,
-                                          PayloadSerializers serializers) {
-        return new LocalQueueRegistry(database, settings, serializers);
+                                          PayloadSerializers serializers, ObjectProvider<Clock> clock) {
+        return new LocalQueueRegistry(database, settings, serializers, clock.getIfUnique(Clock::systemUTC));
     }
 
     /**
