@@ -74,6 +74,61 @@ public final class JsonSerializer<T> implements Serializer<T> {
     }
 
     /**
+     * Maps JSON to and from a generic type, such as {@code Map<String, List<Email>>}, with the default mapper; the
+     * caller vouches that {@code T} is that type.
+     *
+     * @param type the payload type, a class or a parameterized type without type variables
+     * @param <T> the payload type
+     * @return a serializer for that type
+     * @throws IllegalArgumentException when null, or a type variable
+     * @since 0.1.0
+     */
+    public static <T> JsonSerializer<T> ofType(java.lang.reflect.Type type) {
+        return ofType(type, DEFAULT_MAPPER);
+    }
+
+    /**
+     * Maps JSON to and from a generic type, such as {@code Map<String, List<Email>>}, with the given mapper; the
+     * caller vouches that {@code T} is that type, as no check is possible.
+     *
+     * @param type the payload type, a class or a parameterized type without type variables
+     * @param mapper the mapper to use
+     * @param <T> the payload type
+     * @return a serializer for that type
+     * @throws IllegalArgumentException when either is null, or the type holds a type variable Jackson cannot bind
+     * @since 0.1.0
+     */
+    public static <T> JsonSerializer<T> ofType(java.lang.reflect.Type type, JsonMapper mapper) {
+        if (type == null) {
+            throw new IllegalArgumentException("type must not be null");
+        }
+        if (mapper == null) {
+            throw new IllegalArgumentException("mapper must not be null");
+        }
+        if (type instanceof java.lang.reflect.TypeVariable<?> variable) {
+            throw new IllegalArgumentException("type " + variable + " is a type variable; give the actual type");
+        }
+        return new JsonSerializer<>(mapper, mapper.constructType(type));
+    }
+
+    /**
+     * Returns {@code mapper} rebuilt to write what Python's {@code json.dumps(value).encode("utf-8")} writes (see
+     * the class comment), keeping its modules, naming and other features, so an application's own mapper can share
+     * a file with the Python library byte for byte; its read limits stay its own.
+     *
+     * @param mapper the mapper to start from
+     * @return a new mapper with Python's spelling
+     * @throws IllegalArgumentException when null
+     * @since 0.1.0
+     */
+    public static JsonMapper withPythonSpelling(JsonMapper mapper) {
+        if (mapper == null) {
+            throw new IllegalArgumentException("mapper must not be null");
+        }
+        return pythonSpelling(mapper.rebuild()).build();
+    }
+
+    /**
      * Maps JSON to plain Java values: {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} and
      * null; any payload Jackson can write may be put.
      *
@@ -91,6 +146,18 @@ public final class JsonSerializer<T> implements Serializer<T> {
      * read either.
      */
     private static JsonMapper pythonCompatibleMapper() {
+        StreamReadConstraints readLimits = StreamReadConstraints.builder()
+                .maxStringLength(MAX_PAYLOAD_BYTES)
+                .maxNameLength(MAX_PAYLOAD_BYTES)
+                .maxNumberLength(MAX_PAYLOAD_BYTES)
+                .maxNestingDepth(READ_DEPTH)
+                .build();
+        return pythonSpelling(JsonMapper.builder(JsonFactory.builder().streamReadConstraints(readLimits).build()))
+                .build();
+    }
+
+    /** Sets Python's separators, its escaping of non-ASCII characters and its slashes left alone. */
+    private static JsonMapper.Builder pythonSpelling(JsonMapper.Builder builder) {
         Separators separators = Separators.createDefaultInstance()
                 .withObjectNameValueSpacing(Separators.Spacing.AFTER)
                 .withObjectEntrySpacing(Separators.Spacing.AFTER)
@@ -100,18 +167,11 @@ public final class JsonSerializer<T> implements Serializer<T> {
         DefaultPrettyPrinter printer = new DefaultPrettyPrinter(separators)
                 .withObjectIndenter(new DefaultPrettyPrinter.NopIndenter())
                 .withArrayIndenter(new DefaultPrettyPrinter.NopIndenter());
-        StreamReadConstraints readLimits = StreamReadConstraints.builder()
-                .maxStringLength(MAX_PAYLOAD_BYTES)
-                .maxNameLength(MAX_PAYLOAD_BYTES)
-                .maxNumberLength(MAX_PAYLOAD_BYTES)
-                .maxNestingDepth(READ_DEPTH)
-                .build();
-        return JsonMapper.builder(JsonFactory.builder().streamReadConstraints(readLimits).build())
+        return builder
                 .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
                 .disable(JsonWriteFeature.ESCAPE_FORWARD_SLASHES, JsonWriteFeature.WRITE_HEX_UPPER_CASE)
                 .defaultPrettyPrinter(printer)
-                .enable(SerializationFeature.INDENT_OUTPUT)
-                .build();
+                .enable(SerializationFeature.INDENT_OUTPUT);
     }
 
     /**

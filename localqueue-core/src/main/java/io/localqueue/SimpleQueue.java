@@ -6,6 +6,7 @@ import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoredText;
 import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
@@ -415,18 +416,36 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @return the page
      */
     public List<FailedMessage<T>> listFailed(int limit, int offset) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must not be negative, got " + limit);
-        }
-        if (offset < 0) {
-            throw new IllegalArgumentException("offset must not be negative, got " + offset);
-        }
+        requirePage(limit, offset);
         List<FailedRow> rows = engine.listFailed(limit, offset);
         List<FailedMessage<T>> messages = new ArrayList<>(rows.size());
         for (FailedRow row : rows) {
             messages.add(toFailedMessage(row));
         }
         return messages;
+    }
+
+    /**
+     * Lists the jobs waiting to be claimed, delayed ones included, in the order claims take them (due time, then id),
+     * reading only: nothing is claimed or changed. A payload that cannot be decoded yields a record with
+     * {@code decodeError} set instead of an exception. Jobs under a lease are not listed.
+     *
+     * @param limit how many to return, zero or more
+     * @param offset how many to skip, zero or more
+     * @return the page
+     * @since 0.1.0
+     */
+    public List<ReadyJob<T>> listReady(int limit, int offset) {
+        requirePage(limit, offset);
+        List<ReadyRow> rows = engine.listReady(limit, offset);
+        List<ReadyJob<T>> jobs = new ArrayList<>(rows.size());
+        for (ReadyRow row : rows) {
+            Decoded<T> decoded = decode(row.payload());
+            jobs.add(new ReadyJob<>(row.id(), decoded.data(), row.payload(), row.attempts(),
+                    Instant.ofEpochMilli(row.availableAt()), Instant.ofEpochMilli(row.createdAt()), row.lastError(),
+                    decoded.error()));
+        }
+        return jobs;
     }
 
     /**
@@ -566,16 +585,31 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     private FailedMessage<T> toFailedMessage(FailedRow row) {
-        T data = null;
-        String decodeError = null;
-        try {
-            data = serializer.deserialize(row.payload());
-        } catch (RuntimeException failure) {
-            decodeError = Errors.describe(failure);
-        }
-        return new FailedMessage<>(row.id(), data, row.payload(), row.attempts(),
+        Decoded<T> decoded = decode(row.payload());
+        return new FailedMessage<>(row.id(), decoded.data(), row.payload(), row.attempts(),
                 FailureReason.fromStored(row.failureReason()), row.lastError(), row.failureCategory(),
-                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decodeError);
+                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decoded.error());
+    }
+
+    /** Decodes a stored payload for a listing, where a payload that cannot be decoded is reported, not thrown. */
+    private Decoded<T> decode(byte[] payload) {
+        try {
+            return new Decoded<>(serializer.deserialize(payload), null);
+        } catch (RuntimeException failure) {
+            return new Decoded<>(null, Errors.describe(failure));
+        }
+    }
+
+    private static void requirePage(int limit, int offset) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, got " + offset);
+        }
+    }
+
+    private record Decoded<T>(@Nullable T data, @Nullable String error) {
     }
 
     private byte[] serialize(@Nullable T data, String parameter) {

@@ -75,12 +75,27 @@ public final class Worker<T> implements AutoCloseable {
      */
     public static final int HEARTBEATS_PER_LEASE = 3;
 
+    /**
+     * The batch size of a batch worker unless set.
+     *
+     * @since 0.1.0
+     */
+    public static final int DEFAULT_BATCH_SIZE = 100;
+
+    /**
+     * The largest batch a batch worker may take.
+     *
+     * @since 0.1.0
+     */
+    public static final int MAX_BATCH_SIZE = 1_000;
+
 
     private enum State { NEW, RUNNING, STOPPING, STOPPED }
 
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
-    private final JobHandler<T> handler;
+    private final @Nullable JobHandler<T> handler;
+    private final @Nullable Batches<T> batches;
     private final long pollNanos;
     private final int concurrency;
     private final Duration shutdownTimeout;
@@ -97,6 +112,9 @@ public final class Worker<T> implements AutoCloseable {
     private final AtomicReference<@Nullable Throwable> fatal = new AtomicReference<>();
     private final ClaimFeed feed;
     private volatile State state = State.NEW;
+    /** While true the pollers claim nothing; running handlers go on. */
+    private volatile boolean paused;
+    private final Object pauseMonitor = new Object();
     /** Set when a stop gave up waiting and interrupted the handlers still running. */
     private volatile boolean abandoned;
     private final Heartbeats heartbeats;
@@ -109,6 +127,8 @@ public final class Worker<T> implements AutoCloseable {
         this.queue = builder.queue;
         this.engine = queue.engine();
         this.handler = builder.handler;
+        this.batches = builder.batchHandler == null ? null
+                : new Batches<>(builder.batchHandler, builder.batchSize, builder.batchWait.toNanos());
         this.pollNanos = builder.pollInterval.toNanos();
         this.concurrency = builder.concurrency;
         this.shutdownTimeout = builder.shutdownTimeout;
@@ -121,7 +141,7 @@ public final class Worker<T> implements AutoCloseable {
                 log);
         this.claimTrouble = new ClaimTrouble(log, name, queue.name());
         this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
-                () -> state != State.RUNNING);
+                this::claimsStop);
     }
 
     /**
@@ -133,13 +153,30 @@ public final class Worker<T> implements AutoCloseable {
      * @return a builder
      */
     public static <T> Builder<T> builder(SimpleQueue<T> queue, JobHandler<T> handler) {
-        if (queue == null) {
-            throw new IllegalArgumentException("queue must not be null");
-        }
+        Builder.requireQueue(queue);
         if (handler == null) {
             throw new IllegalArgumentException("handler must not be null");
         }
-        return new Builder<>(queue, handler);
+        return new Builder<>(queue, handler, null);
+    }
+
+    /**
+     * Starts configuring a worker that hands its handler batches of jobs ({@link Builder#batchSize},
+     * {@link Builder#batchWait}); each thread claims and runs one batch at a time.
+     *
+     * @param queue the queue to work; the worker does not close it
+     * @param handler the work for each batch
+     * @param <T> the payload type
+     * @return a builder
+     * @throws IllegalArgumentException when either is null
+     * @since 0.1.0
+     */
+    public static <T> Builder<T> batchBuilder(SimpleQueue<T> queue, BatchJobHandler<T> handler) {
+        Builder.requireQueue(queue);
+        if (handler == null) {
+            throw new IllegalArgumentException("handler must not be null");
+        }
+        return new Builder<>(queue, null, handler);
     }
 
     /**
@@ -213,12 +250,21 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     /**
-     * Claims and handles one job on the calling thread, without waiting for one; its outcome is recorded before
-     * this returns.
+     * Claims and handles one job (a batch worker: one batch of what is due) on the calling thread, without waiting
+     * for one; its outcome is recorded before this returns.
      *
      * @return false when no job was available
      */
     public boolean runOnce() {
+        if (batches != null) {
+            List<ClaimedRow> rows = engine.claim(0, batches.size(), () -> false);
+            if (rows.isEmpty()) {
+                return false;
+            }
+            handleBatch(rows);
+            engine.flushSettlements();
+            return true;
+        }
         Job<T> job;
         try {
             job = queue.getNowait();
@@ -266,6 +312,9 @@ public final class Worker<T> implements AutoCloseable {
             }
         }
         stopRequested.countDown();
+        synchronized (pauseMonitor) {
+            pauseMonitor.notifyAll();
+        }
         engine.wakeWaiters();
         feed.wake();
         boolean finished;
@@ -304,6 +353,41 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     /**
+     * Stops claiming until {@link #resume()}, without waiting: running handlers finish and settle as usual, and jobs
+     * claimed but not yet started go back to the queue without spending a delivery. Pausing a worker not yet
+     * started makes it start paused; idempotent.
+     *
+     * @since 0.1.0
+     */
+    public void pause() {
+        paused = true;
+        engine.wakeWaiters();
+        feed.wake();
+    }
+
+    /**
+     * Lets a paused worker claim again; does nothing when it is not paused.
+     *
+     * @since 0.1.0
+     */
+    public void resume() {
+        synchronized (pauseMonitor) {
+            paused = false;
+            pauseMonitor.notifyAll();
+        }
+    }
+
+    /**
+     * Returns whether the worker is paused; a paused worker is still running.
+     *
+     * @return true between {@link #pause()} and {@link #resume()}
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
      * Returns whether the worker is claiming jobs.
      *
      * @return true between {@code start()} and {@code stop()}
@@ -335,9 +419,18 @@ public final class Worker<T> implements AutoCloseable {
         pollerThreads.add(current);
         try {
             while (state == State.RUNNING) {
-                ClaimedRow row;
+                if (paused) {
+                    awaitResume();
+                    continue;
+                }
+                ClaimedRow row = null;
+                List<ClaimedRow> batch = null;
                 try {
-                    row = feed.next();
+                    if (batches != null) {
+                        batch = batches.claim(engine, pollNanos, this::claimsStop);
+                    } else {
+                        row = feed.next();
+                    }
                 } catch (QueueClosedException closed) {
                     log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
                     return;
@@ -346,7 +439,9 @@ public final class Worker<T> implements AutoCloseable {
                     continue;
                 }
                 claimTrouble.succeeded();
-                if (row != null) {
+                if (batch != null) {
+                    handleBatch(batch);
+                } else if (row != null) {
                     handle(row);
                 }
             }
@@ -363,6 +458,26 @@ public final class Worker<T> implements AutoCloseable {
             pollerThreads.remove(current);
             Thread.interrupted();
             pollerLeft();
+        }
+    }
+
+    /** Whether claims should give up now: the worker is stopping or paused. */
+    private boolean claimsStop() {
+        return state != State.RUNNING || paused;
+    }
+
+    /** Hands back what this worker holds unstarted, then waits until resumed or stopping. */
+    private void awaitResume() {
+        feed.releaseAll();
+        synchronized (pauseMonitor) {
+            while (paused && state == State.RUNNING) {
+                try {
+                    pauseMonitor.wait();
+                } catch (InterruptedException interrupted) {
+                    // only a stop interrupts pollers, and it changes the state first, which ends this wait
+                    continue;
+                }
+            }
         }
     }
 
@@ -409,7 +524,7 @@ public final class Worker<T> implements AutoCloseable {
         Throwable error = null;
         boolean leaseLost;
         try {
-            handler.handle(job);
+            requireHandler().handle(job);
         } catch (Throwable thrown) {
             error = thrown;
         } finally {
@@ -417,6 +532,64 @@ public final class Worker<T> implements AutoCloseable {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         feed.handled(took);
+        settle(job, error, leaseLost, took);
+        if (error instanceof VirtualMachineError vmError) {
+            throw vmError;
+        }
+    }
+
+    /** Decodes a claimed batch, dropping the jobs that cannot be decoded, and runs what is left. */
+    private void handleBatch(List<ClaimedRow> rows) {
+        List<Job<T>> jobs = new ArrayList<>(rows.size());
+        for (ClaimedRow row : rows) {
+            try {
+                jobs.add(queue.toJob(row));
+            } catch (QueueClosedException closed) {
+                throw closed;
+            } catch (LocalQueueException undecodable) {
+                log.error("Skipping a job of queue '{}' that cannot be decoded", queue.name(), undecodable);
+            }
+        }
+        if (!jobs.isEmpty()) {
+            processBatch(jobs);
+        }
+    }
+
+    /** Runs the batch handler, then settles each job by its share of the result. */
+    private void processBatch(List<Job<T>> jobs) {
+        Batches<T> batch = java.util.Objects.requireNonNull(batches);
+        active.addAndGet(jobs.size());
+        List<Heartbeats.Beat> beats = new ArrayList<>(jobs.size());
+        for (Job<T> job : jobs) {
+            beats.add(heartbeats.start(job, queue));
+        }
+        long start = System.nanoTime();
+        Throwable error = null;
+        boolean[] leaseLost = new boolean[jobs.size()];
+        try {
+            batch.handler().handle(java.util.Collections.unmodifiableList(jobs));
+        } catch (Throwable thrown) {
+            error = thrown;
+        } finally {
+            for (int i = 0; i < beats.size(); i++) {
+                leaseLost[i] = beats.get(i).stop();
+            }
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        for (int i = 0; i < jobs.size(); i++) {
+            settle(jobs.get(i), Batches.errorOf(i, jobs.size(), error), leaseLost[i], took);
+        }
+        if (error instanceof VirtualMachineError vmError) {
+            throw vmError;
+        }
+    }
+
+    private JobHandler<T> requireHandler() {
+        return java.util.Objects.requireNonNull(handler);
+    }
+
+    /** Hands one job's outcome to the engine, unless its handler settled it or its lease was lost meanwhile. */
+    private void settle(Job<T> job, @Nullable Throwable error, boolean leaseLost, Duration took) {
         JobOutcome settledByHandler = job.settledAs();
         if (settledByHandler != null) {
             outcomes.settledByHandler(job, settledByHandler, took, error);
@@ -428,9 +601,6 @@ public final class Worker<T> implements AutoCloseable {
             outcomes.release(job, took, error);
         } else {
             outcomes.settle(job, error, took);
-        }
-        if (error instanceof VirtualMachineError vmError) {
-            throw vmError;
         }
     }
 
@@ -470,7 +640,10 @@ public final class Worker<T> implements AutoCloseable {
     public static final class Builder<T> {
 
         private final SimpleQueue<T> queue;
-        private final JobHandler<T> handler;
+        private final @Nullable JobHandler<T> handler;
+        private final @Nullable BatchJobHandler<T> batchHandler;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private Duration batchWait = Duration.ZERO;
         private final List<Class<? extends Throwable>> permanentErrors = new ArrayList<>();
         private @Nullable Duration heartbeatInterval;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
@@ -481,9 +654,63 @@ public final class Worker<T> implements AutoCloseable {
         private @Nullable Executor executor;
         private @Nullable RetryPolicy retry;
 
-        private Builder(SimpleQueue<T> queue, JobHandler<T> handler) {
+        private Builder(SimpleQueue<T> queue, @Nullable JobHandler<T> handler,
+                        @Nullable BatchJobHandler<T> batchHandler) {
             this.queue = queue;
             this.handler = handler;
+            this.batchHandler = batchHandler;
+        }
+
+        private static void requireQueue(@Nullable SimpleQueue<?> queue) {
+            if (queue == null) {
+                throw new IllegalArgumentException("queue must not be null");
+            }
+        }
+
+        /**
+         * Sets the most jobs in one batch of a batch worker. Default {@value Worker#DEFAULT_BATCH_SIZE}.
+         *
+         * @param size 1 to {@value Worker#MAX_BATCH_SIZE}
+         * @return this builder
+         * @throws IllegalStateException when the worker handles single jobs
+         * @since 0.1.0
+         */
+        public Builder<T> batchSize(int size) {
+            requireBatches("batchSize");
+            if (size < 1 || size > MAX_BATCH_SIZE) {
+                throw new IllegalArgumentException("batchSize must be between 1 and " + MAX_BATCH_SIZE + ", got "
+                        + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /**
+         * Sets how long a batch worker that claimed fewer jobs than its batch size waits for more before running
+         * the batch; its jobs' leases run meanwhile, so the wait must stay under half the queue's lease. Default
+         * zero: a batch is what was due at once.
+         *
+         * @param wait zero or more, under half the lease
+         * @return this builder
+         * @throws IllegalStateException when the worker handles single jobs
+         * @since 0.1.0
+         */
+        public Builder<T> batchWait(Duration wait) {
+            requireBatches("batchWait");
+            Durations.timeoutNanos(wait, "batchWait");
+            Duration lease = queue.delivery().lease();
+            if (wait.multipliedBy(2).compareTo(lease) >= 0) {
+                throw new IllegalArgumentException("batchWait must be under half the queue lease (" + lease
+                        + "), got " + wait);
+            }
+            this.batchWait = wait;
+            return this;
+        }
+
+        private void requireBatches(String setting) {
+            if (batchHandler == null) {
+                throw new IllegalStateException(setting + " needs a worker made by Worker.batchBuilder");
+            }
         }
 
         /**

@@ -122,4 +122,46 @@ class JsonSerializerTest {
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
+
+    record Tagged(String firstName, Map<String, List<Email>> byKind) {
+    }
+
+    @Test
+    void aGenericTypeIsReadBackAsThatTypeAllTheWayDown() {
+        java.lang.reflect.Type type = new tools.jackson.core.type.TypeReference<Map<String, List<Email>>>() { }
+                .getType();
+        JsonSerializer<Map<String, List<Email>>> typed = JsonSerializer.ofType(type,
+                tools.jackson.databind.json.JsonMapper.builder().build());
+        Map<String, List<Email>> value = Map.of("urgent", List.of(new Email("a@example.com", 1, List.of("x"))));
+
+        Map<String, List<Email>> read = typed.deserialize(typed.serialize(value));
+
+        assertThat(read).isEqualTo(value);
+        assertThat(read.get("urgent").get(0)).isInstanceOf(Email.class);
+    }
+
+    @Test
+    void aTypeVariableOrNullIsRefusedByName() {
+        java.lang.reflect.Type variable = List.class.getTypeParameters()[0];
+        tools.jackson.databind.json.JsonMapper mapper = tools.jackson.databind.json.JsonMapper.builder().build();
+
+        assertThatThrownBy(() -> JsonSerializer.ofType(variable, mapper)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("type variable");
+        assertThatThrownBy(() -> JsonSerializer.ofType(null, mapper)).hasMessageContaining("type");
+        assertThatThrownBy(() -> JsonSerializer.ofType(String.class, null)).hasMessageContaining("mapper");
+    }
+
+    @Test
+    void anApplicationMapperWithPythonSpellingKeepsItsNamingAndWritesPythonsBytes() {
+        tools.jackson.databind.json.JsonMapper application = tools.jackson.databind.json.JsonMapper.builder()
+                .propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE).build();
+        JsonSerializer<Tagged> spelled = JsonSerializer.of(Tagged.class,
+                JsonSerializer.withPythonSpelling(application));
+
+        byte[] written = spelled.serialize(new Tagged("Zo\u00eb", Map.of()));
+
+        // json.dumps({"first_name": "Zoë", "by_kind": {}})
+        assertThat(written).isEqualTo(utf8("{\"first_name\": \"Zo\\u00eb\", \"by_kind\": {}}"));
+        assertThat(spelled.deserialize(written).firstName()).isEqualTo("Zo\u00eb");
+    }
 }

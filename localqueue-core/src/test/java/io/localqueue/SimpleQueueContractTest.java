@@ -761,6 +761,56 @@ class SimpleQueueContractTest extends QueueTestBase {
         assertThat(queue.getNowait().id()).isEqualTo(newer);
     }
 
+    // ---- ready jobs ---------------------------------------------------------------------------------------------
+
+    @Test
+    void listReadyShowsWaitingJobsInClaimOrderWithoutClaimingThem() {
+        SimpleQueue<Object> queue = queue();
+        queue.putMany(List.of(EnqueueItem.of("retried"), EnqueueItem.of("leased"), EnqueueItem.of("waiting")));
+        queue.nack(queue.getNowait(), Duration.ofHours(1), "busy");
+        queue.getNowait();
+
+        List<ReadyJob<Object>> ready = queue.listReady(10, 0);
+
+        assertThat(ready).extracting(ReadyJob::data).containsExactly("waiting", "retried");
+        assertThat(ready.get(0).attempts()).isZero();
+        assertThat(ready.get(0).dueAt(clock.instant())).isTrue();
+        assertThat(ready.get(0).createdAt()).isEqualTo(clock.instant());
+        ReadyJob<Object> retried = ready.get(1);
+        assertThat(retried.attempts()).isEqualTo(1);
+        assertThat(retried.lastError()).isEqualTo("busy");
+        assertThat(retried.availableAt()).isEqualTo(clock.instant().plus(Duration.ofHours(1)));
+        assertThat(retried.dueAt(clock.instant())).isFalse();
+        assertThat(queue.stats()).isEqualTo(new QueueStats(2, 1, 0, 0));
+    }
+
+    @Test
+    void listReadyPagesAndRefusesNegativeBounds() {
+        SimpleQueue<Object> queue = queue();
+        queue.putMany(List.of(EnqueueItem.of("a"), EnqueueItem.of("b"), EnqueueItem.of("c")));
+
+        assertThat(queue.listReady(2, 1)).extracting(ReadyJob::data).containsExactly("b", "c");
+        assertThat(queue.listReady(0, 0)).isEmpty();
+        assertThatThrownBy(() -> queue.listReady(-1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> queue.listReady(1, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offset");
+    }
+
+    @Test
+    void listReadyReportsAnUndecodablePayloadInsteadOfThrowing() {
+        byte[] garbage = {'{', '"', 't', 'o', '"', ':', ' ', (byte) 0xFF};
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).name("mail").clock(clock));
+        raw.put(garbage);
+
+        ReadyJob<Object> broken = queue("mail").listReady(10, 0).get(0);
+
+        assertThat(broken.decoded()).isFalse();
+        assertThat(broken.decodeError()).isNotBlank();
+        assertThat(broken.data()).isNull();
+        assertThat(broken.rawPayload()).isEqualTo(garbage);
+    }
+
     // ---- stats --------------------------------------------------------------------------------------------------
 
     @Test

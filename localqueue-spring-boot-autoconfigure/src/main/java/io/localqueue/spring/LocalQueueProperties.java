@@ -72,6 +72,11 @@ public class LocalQueueProperties {
      */
     private final Web web = new Web();
 
+    /**
+     * How payloads are written as JSON.
+     */
+    private final Json json = new Json();
+
     public Path getPath() {
         return path;
     }
@@ -114,6 +119,10 @@ public class LocalQueueProperties {
 
     public Sqlite getSqlite() {
         return sqlite;
+    }
+
+    public Json getJson() {
+        return json;
     }
 
     public Web getWeb() {
@@ -451,6 +460,47 @@ public class LocalQueueProperties {
          */
         private boolean observationEnabled;
 
+        /**
+         * How listeners that do not say settle their jobs: AUTO (returning acknowledges, throwing retries) or
+         * MANUAL (the method settles its job through an Acknowledgement parameter).
+         */
+        private AckMode ackMode = AckMode.AUTO;
+
+        /**
+         * The most jobs in one batch of batch listeners (batch = true) that do not say; 1 to 1000.
+         */
+        private int batchSize = Worker.DEFAULT_BATCH_SIZE;
+
+        /**
+         * How long a batch that is not full waits for more jobs, for batch listeners that do not say; under half
+         * the queue's lease. Zero means a batch is what was due at once.
+         */
+        private Duration batchWait = Duration.ZERO;
+
+        public AckMode getAckMode() {
+            return ackMode;
+        }
+
+        public void setAckMode(AckMode ackMode) {
+            this.ackMode = ackMode;
+        }
+
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        public Duration getBatchWait() {
+            return batchWait;
+        }
+
+        public void setBatchWait(Duration batchWait) {
+            this.batchWait = batchWait;
+        }
+
         public int getConcurrency() {
             return concurrency;
         }
@@ -520,6 +570,43 @@ public class LocalQueueProperties {
 
         public void setObservationEnabled(boolean observationEnabled) {
             this.observationEnabled = observationEnabled;
+        }
+    }
+
+    /**
+     * How payloads are written as JSON, unless the application declares its own {@code PayloadSerializers}.
+     *
+     * @since 0.1.0
+     */
+    public static class Json {
+
+        /**
+         * Whether payloads go through the application's JsonMapper bean (so spring.jackson.* applies) when there is
+         * one; false uses localqueue's own mapper.
+         */
+        private boolean applicationMapper = true;
+
+        /**
+         * Whether the mapper writes exactly the bytes the Python library's json.dumps writes (", " and ": "
+         * separators, non-ASCII escaped), so a file shared with Python holds the same bytes whichever side put a
+         * job; false writes the application mapper's own spelling, which Python still reads.
+         */
+        private boolean pythonSpelling = true;
+
+        public boolean isApplicationMapper() {
+            return applicationMapper;
+        }
+
+        public void setApplicationMapper(boolean applicationMapper) {
+            this.applicationMapper = applicationMapper;
+        }
+
+        public boolean isPythonSpelling() {
+            return pythonSpelling;
+        }
+
+        public void setPythonSpelling(boolean pythonSpelling) {
+            this.pythonSpelling = pythonSpelling;
         }
     }
 

@@ -1,8 +1,10 @@
 package io.localqueue.spring;
 
-import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
+import java.lang.reflect.Type;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The application's queues on the shared database: opens each queue once per payload type, with its configured
- * delivery policy and pending-job limit, and closes them all when the context closes. Payloads are JSON.
+ * The application's queues on the shared database: opens each queue once per payload type (generic type arguments
+ * included), with its configured delivery policy and pending-job limit and the serializer {@link PayloadSerializers}
+ * chooses, and closes them all when the context closes.
  *
  * @since 0.1.0
  */
@@ -22,19 +25,50 @@ public class LocalQueueRegistry implements DisposableBean {
 
     private final LocalQueueDatabase database;
     private final QueueSettings settings;
+    private final PayloadSerializers serializers;
+    private final Clock clock;
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
-     * Creates the registry.
+     * Creates the registry on the system clock.
      *
      * @param database the shared database
      * @param settings how each queue is opened
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
+        this(database, settings, PayloadSerializers.json(), Clock.systemUTC());
+    }
+
+    /**
+     * Creates the registry with the serializers of the application's choice, on the system clock.
+     *
+     * @param database the shared database
+     * @param settings how each queue is opened
+     * @param serializers the serializer of each queue and payload type
+     * @since 0.1.0
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers) {
+        this(database, settings, serializers, Clock.systemUTC());
+    }
+
+    /**
+     * Creates the registry with the clock its queues stamp rows with and decide due times and lease expiry by; waits
+     * still take real time, so a test clock moved forward is seen by a waiting listener at its next poll.
+     *
+     * @param database the shared database
+     * @param settings how each queue is opened
+     * @param serializers the serializer of each queue and payload type
+     * @param clock the queues' clock
+     * @since 0.1.0
+     */
+    public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers,
+                              Clock clock) {
         this.database = database;
         this.settings = settings;
+        this.serializers = serializers;
+        this.clock = clock;
     }
 
     /**
@@ -48,11 +82,24 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     @SuppressWarnings("unchecked")
     public <T> SimpleQueue<T> queue(String name, Class<T> type) {
+        return (SimpleQueue<T>) queue(name, (Type) type);
+    }
+
+    /**
+     * Returns the queue with payloads mapped to a generic type, such as {@code List<Email>}, opening it on first use.
+     *
+     * @param name the queue name
+     * @param type a class, or a parameterized type whose arguments are all resolved
+     * @return the shared queue object; do not close it
+     * @throws IllegalStateException once the registry is closed
+     * @since 0.1.0
+     */
+    public SimpleQueue<?> queue(String name, Type type) {
         if (closed) {
             throw new IllegalStateException("localqueue registry is closed");
         }
         used.add(name);
-        return (SimpleQueue<T>) queues.computeIfAbsent(new Key(name, type), key -> open(name, type));
+        return queues.computeIfAbsent(new Key(name, type.getTypeName()), key -> open(name, type));
     }
 
     /**
@@ -92,6 +139,16 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     /**
+     * Returns the clock this registry's queues run on: the system clock unless one was given.
+     *
+     * @return the clock
+     * @since 0.1.0
+     */
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
      * Returns the shared database.
      *
      * @return the database handle
@@ -110,11 +167,18 @@ public class LocalQueueRegistry implements DisposableBean {
         queues.clear();
     }
 
-    private <T> SimpleQueue<T> open(String name, Class<T> type) {
-        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
+    private SimpleQueue<Object> open(String name, Type type) {
+        @SuppressWarnings("unchecked")
+        Serializer<Object> serializer = (Serializer<Object>) serializers.serializerFor(name, type);
+        if (serializer == null) {
+            throw new IllegalStateException("PayloadSerializers gave no serializer for queue '" + name + "' and type "
+                    + type.getTypeName());
+        }
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
-                .durability(settings.durability());
+                .durability(settings.durability())
+                .clock(clock);
         OptionalLong limit = settings.maxPendingJobsFor(name);
         if (limit.isPresent()) {
             builder.maxPendingJobs(limit.getAsLong());
@@ -122,6 +186,6 @@ public class LocalQueueRegistry implements DisposableBean {
         return builder.build();
     }
 
-    private record Key(String name, Class<?> type) {
+    private record Key(String name, String type) {
     }
 }

@@ -7,10 +7,13 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a bean method that handles the jobs of a queue. The method takes the payload (any JSON-mappable type) or
- * {@code Job<T>}; returning acknowledges the job, throwing retries it until its delivery budget is spent, and an
- * exception listed in {@link #permanentErrors()} makes it a dead letter at once. String attributes accept
- * {@code ${…}} placeholders.
+ * Marks a bean method that handles the jobs of a queue. The method takes the payload (any JSON-mappable type, its
+ * generic type arguments included, such as {@code Map<String, List<Email>>}) or {@code Job<T>}, and in
+ * {@link AckMode#MANUAL} mode also an {@link io.localqueue.Acknowledgement}; a {@link #batch()} listener takes
+ * {@code List<T>} or {@code List<Job<T>>}. Returning acknowledges the job, throwing retries it until its delivery
+ * budget is spent, and an exception listed in {@link #permanentErrors()} makes it a dead letter at once. A payload
+ * type that cannot be resolved (a bare type variable) fails the start. String attributes accept {@code ${…}}
+ * placeholders.
  *
  * <pre>{@code
  * @QueueListener(queue = "emails", concurrency = "${mail.workers:4}", permanentErrors = InvalidAddress.class)
@@ -66,4 +69,39 @@ public @interface QueueListener {
      * @return a bean name, or empty for the default factory
      */
     String containerFactory() default "";
+
+    /**
+     * How the method's jobs are settled, {@code AUTO} or {@code MANUAL} (any case); defaults to MANUAL when the
+     * method takes an {@link io.localqueue.Acknowledgement}, else to {@code localqueue.listener.ack-mode}.
+     *
+     * @return an ack mode or placeholder
+     * @since 0.1.0
+     */
+    String ackMode() default "";
+
+    /**
+     * Whether the method takes a batch of jobs, as {@code List<T>} or {@code List<Job<T>>}: returning acknowledges
+     * them all, an {@link io.localqueue.BatchFailedException} fails only the job at its index.
+     *
+     * @return true for a batch listener
+     * @since 0.1.0
+     */
+    boolean batch() default false;
+
+    /**
+     * The most jobs in one batch of a {@link #batch()} listener; defaults to {@code localqueue.listener.batch-size}.
+     *
+     * @return a number from 1 to 1000, or placeholder
+     * @since 0.1.0
+     */
+    String batchSize() default "";
+
+    /**
+     * How long a {@link #batch()} listener's batch that is not full waits for more jobs, such as {@code 500ms};
+     * defaults to {@code localqueue.listener.batch-wait}.
+     *
+     * @return a duration or placeholder
+     * @since 0.1.0
+     */
+    String batchWait() default "";
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -124,6 +125,47 @@ class QueueListenerTest extends ContextRunnerTestBase {
             await().atMost(BOUND).until(() -> template.stats("manual").equals(new QueueStats(0, 0, 1, 0)));
             assertThat(context.getBean(ManualListener.class).received).containsExactly("waiting");
         });
+    }
+
+    @Test
+    void runOnceHandlesADueJobOnTheCallingThreadWithTheListenersRules() {
+        onTempDir().withBean("manual", ManualListener.class, ManualListener::new)
+                .withBean("strict", ManualStrictListener.class, ManualStrictListener::new).run(context -> {
+                    QueueListenerEndpointRegistry registry = context.getBean(QueueListenerEndpointRegistry.class);
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+                    template.put("manual", "waiting");
+                    template.put("manual-strict", new Email("x@invalid", "never"));
+                    QueueListenerContainer manual = registry.getListenerContainer("manual.handle");
+
+                    assertThat(manual.runOnce()).isTrue();
+                    assertThat(manual.runOnce()).isFalse();
+                    assertThat(registry.getListenerContainer("strict.handle").runOnce()).isTrue();
+
+                    ManualListener listener = context.getBean(ManualListener.class);
+                    assertThat(listener.received).containsExactly("waiting");
+                    assertThat(listener.threads).containsExactly(Thread.currentThread().getName());
+                    assertThat(manual.isRunning()).isFalse();
+                    assertThat(template.stats("manual")).isEqualTo(new QueueStats(0, 0, 1, 0));
+                    assertThat(registry(context).queue("manual-strict", Email.class).listFailed())
+                            .singleElement().extracting(FailedMessage::reason)
+                            .isEqualTo(FailureReason.PERMANENT_HANDLER_ERROR);
+                });
+    }
+
+    @Test
+    void registryWithoutAutoStartupStartsNoListenerUntilStarted() {
+        onTempDir().withUserConfiguration(ManualRegistryConfig.class)
+                .withBean("eager", EagerListener.class, EagerListener::new).run(context -> {
+                    QueueListenerEndpointRegistry registry = context.getBean(QueueListenerEndpointRegistry.class);
+                    QueueListenerContainer eager = registry.getListenerContainer("eager.handle");
+                    assertThat(registry.isAutoStartup()).isFalse();
+                    assertThat(registry.isRunning()).isFalse();
+                    assertThat(eager.isRunning()).isFalse();
+
+                    registry.start();
+
+                    assertThat(eager.isRunning()).isTrue();
+                });
     }
 
     @Test
@@ -289,7 +331,7 @@ class QueueListenerTest extends ContextRunnerTestBase {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause()
                     .hasMessageContaining("twoArgs.handle")
-                    .hasMessageContaining("exactly one parameter");
+                    .hasMessageContaining("must take the payload or Job<T>");
         });
     }
 
@@ -464,10 +506,35 @@ class QueueListenerTest extends ContextRunnerTestBase {
 
     static class ManualListener {
         final List<String> received = new CopyOnWriteArrayList<>();
+        final List<String> threads = new CopyOnWriteArrayList<>();
 
         @QueueListener(queue = "manual", autoStartup = "false")
         void handle(String message) {
             received.add(message);
+            threads.add(Thread.currentThread().getName());
+        }
+    }
+
+    static class ManualStrictListener {
+        @QueueListener(queue = "manual-strict", autoStartup = "false", permanentErrors = InvalidAddress.class)
+        void handle(Email email) {
+            throw new BadRecipient(email.to());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ManualRegistryConfig {
+        @Bean
+        static BeanPostProcessor noListenerAutoStartup() {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessBeforeInitialization(Object bean, String beanName) {
+                    if (bean instanceof QueueListenerEndpointRegistry registry) {
+                        registry.setAutoStartup(false);
+                    }
+                    return bean;
+                }
+            };
         }
     }
 

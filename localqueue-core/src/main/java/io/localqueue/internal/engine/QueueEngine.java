@@ -22,6 +22,7 @@ import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.WriteOptions;
@@ -321,6 +322,18 @@ public final class QueueEngine {
     public List<FailedRow> listFailed(int limit, int offset) {
         ensureOpen();
         return store.listFailed(queue, limit, offset);
+    }
+
+    /**
+     * Lists ready jobs, delayed ones included, in claim order, claiming none.
+     *
+     * @param limit how many at most
+     * @param offset how many to skip
+     * @return the rows
+     */
+    public List<ReadyRow> listReady(int limit, int offset) {
+        ensureOpen();
+        return store.listReady(queue, limit, offset);
     }
 
     /**

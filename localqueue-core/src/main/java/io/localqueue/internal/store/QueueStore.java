@@ -62,6 +62,16 @@ public interface QueueStore extends AutoCloseable {
     List<FailedRow> listFailed(String queue, int limit, int offset);
 
     /**
+     * Lists a queue's ready jobs, delayed ones included, in claim order (due time, then id), without claiming any.
+     *
+     * @param queue the queue
+     * @param limit how many at most
+     * @param offset how many to skip
+     * @return the rows
+     */
+    List<ReadyRow> listReady(String queue, int limit, int offset);
+
+    /**
      * Takes the diagnostics snapshot of one queue from one consistent read, never writing.
      *
      * @param profile the queue and the settings of the queue object asking

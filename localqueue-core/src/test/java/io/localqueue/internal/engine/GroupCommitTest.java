@@ -19,6 +19,7 @@ import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoreWork;
@@ -242,6 +243,11 @@ class GroupCommitTest {
         @Override
         public List<FailedRow> listFailed(String queue, int limit, int offset) {
             return target.listFailed(queue, limit, offset);
+        }
+
+        @Override
+        public List<ReadyRow> listReady(String queue, int limit, int offset) {
+            return target.listReady(queue, limit, offset);
         }
 
         @Override

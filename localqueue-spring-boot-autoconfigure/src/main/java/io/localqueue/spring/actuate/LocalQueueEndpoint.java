@@ -117,6 +117,26 @@ public class LocalQueueEndpoint {
         }
     }
 
+    /**
+     * Runs an action on a whole queue, at {@code /actuator/localqueue/{queue}/{action}}: one of
+     * {@link QueueActions#RETRY_DEAD_LETTERS}, {@link QueueActions#PURGE} (with {@code olderThan}, such as
+     * {@code 7d}), {@link QueueActions#PAUSE} or {@link QueueActions#RESUME} its listeners.
+     *
+     * @param queue the queue name
+     * @param action the action
+     * @param olderThan for a purge, how long a finished job must have been unchanged; null for every one
+     * @return what happened, or null for a queue the application does not know (left uncreated) or no such action
+     * @throws IllegalArgumentException when {@code olderThan} is not a duration
+     */
+    @WriteOperation
+    public QueueActions.@Nullable ActionDescriptor act(@Selector String queue, @Selector String action,
+                                                       @Nullable String olderThan) {
+        if (!queues.queueNames().contains(queue)) {
+            return null;
+        }
+        return QueueActions.run(queues.queue(queue), action, olderThan, listeners);
+    }
+
     private QueueDescriptor describe(String name) {
         QueueDiagnostics diagnostics = queues.queue(name).diagnostics();
         List<ListenerDescriptor> running = new ArrayList<>();
@@ -124,7 +144,7 @@ public class LocalQueueEndpoint {
             for (QueueListenerContainer container : listeners.getListenerContainers()) {
                 if (container.endpoint().queue().equals(name)) {
                     running.add(new ListenerDescriptor(container.endpoint().id(), container.isRunning(),
-                            container.activeJobs()));
+                            container.isPaused(), container.activeJobs()));
                 }
             }
         }
@@ -157,11 +177,12 @@ public class LocalQueueEndpoint {
      *
      * @param id the listener id
      * @param running whether it is consuming
+     * @param paused whether it is paused (it may still be running)
      * @param activeJobs how many jobs it is handling right now
      *
      * @since 0.1.0
      */
-    public record ListenerDescriptor(String id, boolean running, int activeJobs) {
+    public record ListenerDescriptor(String id, boolean running, boolean paused, int activeJobs) {
     }
 
     /**

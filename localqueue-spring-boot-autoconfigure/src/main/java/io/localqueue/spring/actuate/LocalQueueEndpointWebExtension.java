@@ -1,6 +1,8 @@
 package io.localqueue.spring.actuate;
 
 import io.localqueue.spring.actuate.LocalQueueEndpoint.RetryDescriptor;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -42,5 +44,28 @@ public class LocalQueueEndpointWebExtension {
             case UNKNOWN_QUEUE, NOT_A_DEAD_LETTER -> WebEndpointResponse.STATUS_NOT_FOUND;
             case QUEUE_FULL -> WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE;
         });
+    }
+
+    /**
+     * Runs an action on a whole queue like {@link LocalQueueEndpoint#act(String, String, String)}: 200 with what
+     * happened, 404 for a queue the application does not know or an action that does not exist, 400 for an
+     * {@code olderThan} that is not a duration.
+     *
+     * @param queue the queue name
+     * @param action the action
+     * @param olderThan for a purge, how long a finished job must have been unchanged; null for every one
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public WebEndpointResponse<?> act(@Selector String queue, @Selector String action, @Nullable String olderThan) {
+        try {
+            QueueActions.ActionDescriptor outcome = endpoint.act(queue, action, olderThan);
+            return outcome == null ? new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND)
+                    : new WebEndpointResponse<>(outcome, WebEndpointResponse.STATUS_OK);
+        } catch (IllegalArgumentException invalid) {
+            return new WebEndpointResponse<>(Map.of("error", "olderThan '" + olderThan
+                    + "' is not a duration such as 7d or PT12H"), WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
     }
 }

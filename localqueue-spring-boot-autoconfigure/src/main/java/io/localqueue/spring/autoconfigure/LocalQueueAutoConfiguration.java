@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Import;
  *
  * @since 0.1.0
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass(SimpleQueue.class)
 @EnableConfigurationProperties(LocalQueueProperties.class)
 @Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class})

@@ -4,13 +4,16 @@ import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
 
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
+import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.spring.EnqueueInterceptor;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.PayloadSerializers;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
 class LocalQueueDatabaseConfiguration {
@@ -112,8 +116,25 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings) {
-        return new LocalQueueRegistry(database, settings);
+    LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings,
+                                          PayloadSerializers serializers, ObjectProvider<Clock> clock) {
+        return new LocalQueueRegistry(database, settings, serializers, clock.getIfUnique(Clock::systemUTC));
+    }
+
+    /**
+     * JSON through the application's mapper (spring.jackson.* applies), given the Python library's spelling unless
+     * localqueue.json.python-spelling is false; localqueue's own mapper without one or when told so.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    PayloadSerializers localQueuePayloadSerializers(LocalQueueProperties properties,
+                                                    ObjectProvider<JsonMapper> applicationMapper) {
+        LocalQueueProperties.Json json = properties.getJson();
+        JsonMapper mapper = json.isApplicationMapper() ? applicationMapper.getIfUnique() : null;
+        if (mapper == null) {
+            return PayloadSerializers.json();
+        }
+        return PayloadSerializers.json(json.isPythonSpelling() ? JsonSerializer.withPythonSpelling(mapper) : mapper);
     }
 
     @Bean

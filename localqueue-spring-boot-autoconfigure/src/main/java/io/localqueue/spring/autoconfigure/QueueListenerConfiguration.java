@@ -4,6 +4,8 @@ import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.DeadLetterHandler;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.DeadLetterEvents;
@@ -48,8 +50,9 @@ class QueueListenerConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher) {
-        return new DeadLetterEvents(publisher);
+    DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher,
+                                                ObjectProvider<DeadLetterHandler> handlers) {
+        return new DeadLetterEvents(publisher, handlers.orderedStream().toList());
     }
 
     @Bean(name = CONFIGURER)
@@ -57,9 +60,11 @@ class QueueListenerConfiguration {
     @ConditionalOnThreading(Threading.PLATFORM)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurer(
             LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
-            ObjectProvider<JobHandlerDecorator> decorators, Environment environment) {
+            ObjectProvider<ListenerErrorHandler> errorHandler, ObjectProvider<JobHandlerDecorator> decorators,
+            Environment environment) {
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), null,
-                defaultShutdownTimeout(environment), JobHandlerDecorator.of(decorators.orderedStream().toList()));
+                defaultShutdownTimeout(environment), errorHandler.getIfUnique(),
+                JobHandlerDecorator.of(decorators.orderedStream().toList()));
     }
 
     @Bean(name = CONFIGURER)
@@ -67,11 +72,13 @@ class QueueListenerConfiguration {
     @ConditionalOnThreading(Threading.VIRTUAL)
     QueueListenerContainerFactoryConfigurer queueListenerContainerFactoryConfigurerVirtualThreads(
             LocalQueueProperties properties, ObjectProvider<WorkerObserver> observers,
-            ObjectProvider<JobHandlerDecorator> decorators, Environment environment) {
+            ObjectProvider<ListenerErrorHandler> errorHandler, ObjectProvider<JobHandlerDecorator> decorators,
+            Environment environment) {
         SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("localqueue-listener-");
         executor.setVirtualThreads(true);
         return new QueueListenerContainerFactoryConfigurer(properties.getListener(), composite(observers), executor,
-                defaultShutdownTimeout(environment), JobHandlerDecorator.of(decorators.orderedStream().toList()));
+                defaultShutdownTimeout(environment), errorHandler.getIfUnique(),
+                JobHandlerDecorator.of(decorators.orderedStream().toList()));
     }
 
     @Bean(name = DEFAULT_FACTORY)

@@ -1,6 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.JobHandlerDecorator;
@@ -22,15 +23,18 @@ public final class QueueListenerContainerFactoryConfigurer {
     private final WorkerObserver observer;
     private final @Nullable Executor taskExecutor;
     private final Duration defaultShutdownTimeout;
+    private final @Nullable ListenerErrorHandler errorHandler;
     private final JobHandlerDecorator handlerDecorator;
 
     QueueListenerContainerFactoryConfigurer(LocalQueueProperties.Listener listener, WorkerObserver observer,
                                             @Nullable Executor taskExecutor, Duration defaultShutdownTimeout,
+                                            @Nullable ListenerErrorHandler errorHandler,
                                             JobHandlerDecorator handlerDecorator) {
         this.listener = listener;
         this.observer = observer;
         this.taskExecutor = taskExecutor;
         this.defaultShutdownTimeout = defaultShutdownTimeout;
+        this.errorHandler = errorHandler;
         this.handlerDecorator = handlerDecorator;
     }
 
@@ -47,8 +51,12 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setAutoStartup(listener.isAutoStartup());
         Duration shutdownTimeout = listener.getShutdownTimeout();
         factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
+        factory.setAckMode(listener.getAckMode());
+        factory.setBatchSize(listener.getBatchSize());
+        factory.setBatchWait(listener.getBatchWait());
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
+        factory.setErrorHandler(errorHandler);
         factory.setHandlerDecorator(handlerDecorator);
     }
 }

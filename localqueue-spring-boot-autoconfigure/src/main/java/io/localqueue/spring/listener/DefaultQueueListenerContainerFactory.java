@@ -4,6 +4,8 @@ import io.localqueue.RetryPolicy;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.AckMode;
+import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -28,6 +30,10 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     private Duration shutdownTimeout = Worker.DEFAULT_SHUTDOWN_TIMEOUT;
     private WorkerObserver observer = WorkerObserver.NONE;
     private @Nullable Executor taskExecutor;
+    private AckMode ackMode = AckMode.AUTO;
+    private int batchSize = Worker.DEFAULT_BATCH_SIZE;
+    private Duration batchWait = Duration.ZERO;
+    private @Nullable ListenerErrorHandler errorHandler;
     private JobHandlerDecorator handlerDecorator = JobHandlerDecorator.NONE;
 
     /**
@@ -105,7 +111,49 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     }
 
     /**
-     * Sets what wraps each listener's handler, such as an observation of every delivery; by default nothing does.
+     * Sets how listeners that do not say settle their jobs; a MANUAL default refuses listeners without an
+     * {@code Acknowledgement} parameter when their container is built.
+     *
+     * @param ackMode the mode
+     * @since 0.1.0
+     */
+    public void setAckMode(AckMode ackMode) {
+        this.ackMode = ackMode;
+    }
+
+    /**
+     * Sets the most jobs in a batch of batch listeners that do not say.
+     *
+     * @param batchSize 1 to {@value Worker#MAX_BATCH_SIZE}, checked when a container is built
+     * @since 0.1.0
+     */
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    /**
+     * Sets how long a batch that is not full waits for more jobs, for batch listeners that do not say.
+     *
+     * @param batchWait zero or more, under half the queue's lease, checked when a container is built
+     * @since 0.1.0
+     */
+    public void setBatchWait(Duration batchWait) {
+        this.batchWait = batchWait;
+    }
+
+    /**
+     * Sets who sees every exception a listener method throws before its job is settled; null for nobody.
+     *
+     * @param errorHandler the handler, or null
+     * @since 0.1.0
+     */
+    public void setErrorHandler(@Nullable ListenerErrorHandler errorHandler) {
+        this.errorHandler = errorHandler;
+    }
+
+    /**
+     * Sets what wraps the handler of each listener that takes one job at a time (batch listeners keep theirs), such
+     * as an observation of every delivery; by default nothing does.
      *
      * @param handlerDecorator the decorator
      * @since 0.1.0
@@ -120,17 +168,15 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         return new QueueListenerContainer(endpoint, () -> worker(endpoint), starts, shutdownTimeout);
     }
 
-    private <T> Worker<T> worker(QueueListenerEndpoint endpoint) {
+    private Worker<Object> worker(QueueListenerEndpoint endpoint) {
         @SuppressWarnings("unchecked")
-        Class<T> type = (Class<T>) endpoint.payloadType();
-        SimpleQueue<T> queue = queues.queue(endpoint.queue(), type);
+        SimpleQueue<Object> queue = (SimpleQueue<Object>) queues.queue(endpoint.queue(),
+                endpoint.signature().payloadType());
         Duration heartbeat = heartbeatInterval != null ? heartbeatInterval
                 : Worker.defaultHeartbeatInterval(queue.delivery().lease());
         int threads = endpoint.concurrency() != null ? endpoint.concurrency() : concurrency;
-        Worker.Builder<T> builder = Worker.builder(queue, handlerDecorator.decorate(endpoint,
-                        new MethodJobHandler<T>(endpoint.bean(), endpoint.method(), endpoint.takesJob())))
-                .name(endpoint.id())
-                .observer(observer);
+        Worker.Builder<Object> builder = builder(endpoint, queue);
+        builder.name(endpoint.id()).observer(observer);
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
         apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
         apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));
@@ -146,6 +192,27 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         @SuppressWarnings("unchecked")
         Class<? extends Throwable>[] permanent = endpoint.permanentErrors().toArray(new Class[0]);
         return builder.permanentErrors(permanent).build();
+    }
+
+    /** A batch worker's builder with its batch settings, or a single-job one in the listener's ack mode. */
+    private Worker.Builder<Object> builder(QueueListenerEndpoint endpoint, SimpleQueue<Object> queue) {
+        ListenerSignature signature = endpoint.signature();
+        if (signature.batch()) {
+            Worker.Builder<Object> builder = Worker.batchBuilder(queue, new MethodBatchHandler<>(endpoint, errorHandler));
+            int size = endpoint.batchSize() != null ? endpoint.batchSize() : batchSize;
+            Duration wait = endpoint.batchWait() != null ? endpoint.batchWait() : batchWait;
+            apply(endpoint, "localqueue.listener.batch-size", () -> builder.batchSize(size));
+            apply(endpoint, "localqueue.listener.batch-wait", () -> builder.batchWait(wait));
+            return builder;
+        }
+        AckMode mode = endpoint.ackMode() != null ? endpoint.ackMode() : ackMode;
+        if (mode == AckMode.MANUAL && !signature.takesAcknowledgement()) {
+            throw new QueueListenerConfigurationException(endpoint, "localqueue.listener.ack-mode",
+                    new IllegalArgumentException("MANUAL acknowledgement needs the method to take an "
+                            + "Acknowledgement parameter; " + endpoint.method().getName() + " takes " + signature));
+        }
+        return Worker.builder(queue, handlerDecorator.decorate(endpoint, new MethodJobHandler<>(endpoint,
+                mode == AckMode.MANUAL ? queue : null, errorHandler)));
     }
 
     /** Applies one setting, so that a refusal names the property that usually holds it. */

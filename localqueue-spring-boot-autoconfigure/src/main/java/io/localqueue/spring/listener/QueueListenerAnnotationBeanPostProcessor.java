@@ -1,11 +1,13 @@
 package io.localqueue.spring.listener;
 
-import io.localqueue.Job;
+import io.localqueue.spring.AckMode;
 import io.localqueue.spring.QueueListener;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -18,8 +20,8 @@ import org.springframework.beans.factory.config.BeanExpressionResolver;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -77,24 +79,25 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
 
     private void register(Object bean, String beanName, Method method, QueueListener annotation) {
         String where = beanName + "." + method.getName();
-        if (method.getParameterCount() != 1) {
-            throw new IllegalStateException("@QueueListener method " + where
-                    + " must take exactly one parameter: the payload or Job<T>");
-        }
         String queue = resolve(annotation.queue());
         if (!StringUtils.hasText(queue)) {
             throw new IllegalStateException("@QueueListener method " + where + " names no queue");
         }
-        boolean takesJob = Job.class.equals(method.getParameterTypes()[0]);
-        Class<?> payloadType = takesJob
-                ? ResolvableType.forMethodParameter(method, 0).getGeneric(0).resolve(Object.class)
-                : ResolvableType.forMethodParameter(method, 0).resolve(Object.class);
+        ListenerSignature signature = ListenerSignature.of(method, AopUtils.getTargetClass(bean), annotation.batch(),
+                where);
+        AckMode ackMode = ackMode(annotation.ackMode(), signature, where);
+        if (!signature.batch() && (StringUtils.hasText(annotation.batchSize())
+                || StringUtils.hasText(annotation.batchWait()))) {
+            throw new IllegalStateException("@QueueListener method " + where + " sets batchSize or batchWait but is "
+                    + "not a batch listener; add batch = true");
+        }
         String id = StringUtils.hasText(annotation.id()) ? resolve(annotation.id()) : where;
         QueueListenerEndpoint endpoint = new QueueListenerEndpoint(id, queue, bean,
-                AopUtils.selectInvocableMethod(method, bean.getClass()), payloadType, takesJob,
-                concurrency(annotation.concurrency(), where), Arrays.asList(annotation.permanentErrors()),
+                AopUtils.selectInvocableMethod(method, bean.getClass()), signature, ackMode,
+                positive("concurrency", annotation.concurrency(), where), Arrays.asList(annotation.permanentErrors()),
                 bool(annotation.autoStartup()), StringUtils.hasText(annotation.containerFactory())
-                        ? resolve(annotation.containerFactory()) : null);
+                        ? resolve(annotation.containerFactory()) : null,
+                positive("batchSize", annotation.batchSize(), where), duration(annotation.batchWait(), where));
         Consumer<QueueListenerEndpoint> late;
         synchronized (this) {
             endpoints.add(endpoint);
@@ -105,21 +108,54 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
         }
     }
 
-    private @Nullable Integer concurrency(String value, String where) {
+    private @Nullable Integer positive(String attribute, String value, String where) {
         if (!StringUtils.hasText(value)) {
             return null;
         }
         String resolved = resolve(value);
         try {
-            int concurrency = Integer.parseInt(resolved.trim());
-            if (concurrency < 1) {
+            int number = Integer.parseInt(resolved.trim());
+            if (number < 1) {
                 throw new NumberFormatException("not positive");
             }
-            return concurrency;
+            return number;
         } catch (NumberFormatException invalid) {
-            throw new IllegalStateException("@QueueListener method " + where + " has concurrency '" + resolved
+            throw new IllegalStateException("@QueueListener method " + where + " has " + attribute + " '" + resolved
                     + "'; it must be a positive whole number", invalid);
         }
+    }
+
+    private @Nullable Duration duration(String value, String where) {
+        if (!StringUtils.hasText(value)) {
+            return null;
+        }
+        String resolved = resolve(value).trim();
+        try {
+            return DurationFormatterUtils.detectAndParse(resolved);
+        } catch (IllegalArgumentException invalid) {
+            throw new IllegalStateException("@QueueListener method " + where + " has batchWait '" + resolved
+                    + "'; it must be a duration such as 500ms or PT0.5S", invalid);
+        }
+    }
+
+    /** The explicit mode, else MANUAL for a method that takes an Acknowledgement, else null (the factory's). */
+    private @Nullable AckMode ackMode(String value, ListenerSignature signature, String where) {
+        if (!StringUtils.hasText(value)) {
+            return signature.takesAcknowledgement() ? AckMode.MANUAL : null;
+        }
+        String resolved = resolve(value).trim();
+        AckMode mode;
+        try {
+            mode = AckMode.valueOf(resolved.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException invalid) {
+            throw new IllegalStateException("@QueueListener method " + where + " has ackMode '" + resolved
+                    + "'; it must be AUTO or MANUAL", invalid);
+        }
+        if (mode == AckMode.AUTO && signature.takesAcknowledgement()) {
+            throw new IllegalStateException("@QueueListener method " + where + " takes an Acknowledgement but has "
+                    + "ackMode AUTO; only MANUAL provides one");
+        }
+        return mode;
     }
 
     private @Nullable Boolean bool(String value) {

@@ -3,6 +3,7 @@ package io.localqueue.spring.listener;
 import io.localqueue.Worker;
 import java.time.Duration;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one listener endpoint: a {@link Worker} over its queue, created afresh on every start, since a worker
@@ -17,6 +18,9 @@ public class QueueListenerContainer {
     private final boolean autoStartup;
     private final Duration shutdownTimeout;
     private volatile Worker<?> worker;
+    private volatile boolean paused;
+    /** Runs jobs on callers' threads; never started, made on first use and dropped by a stop. */
+    private volatile @Nullable Worker<?> callerWorker;
 
     /**
      * Creates a stopped container.
@@ -43,6 +47,9 @@ public class QueueListenerContainer {
             return;
         }
         Worker<?> fresh = workers.get();
+        if (paused) {
+            fresh.pause();
+        }
         worker = fresh;
         fresh.start();
     }
@@ -64,7 +71,34 @@ public class QueueListenerContainer {
      * @return true when every invocation finished in time
      */
     public synchronized boolean stop(Duration limit) {
+        Worker<?> caller = callerWorker;
+        if (caller != null) {
+            callerWorker = null;
+            caller.stop(Duration.ZERO);
+        }
         return worker.stop(within(limit));
+    }
+
+    /**
+     * Handles one due job of the listener's queue on the calling thread, with the configuration of this container's
+     * workers (permanent errors, retries, heartbeats, observers), whether or not the container runs; its outcome is
+     * recorded before this returns. Tests use it to run a listener synchronously; in an application, prefer
+     * {@link #start()}.
+     *
+     * @return false when no job was due, or another writer held the queue's lock at that moment
+     * @since 0.1.0
+     */
+    public boolean runOnce() {
+        return callerWorker().runOnce();
+    }
+
+    private synchronized Worker<?> callerWorker() {
+        Worker<?> caller = callerWorker;
+        if (caller == null) {
+            caller = workers.get();
+            callerWorker = caller;
+        }
+        return caller;
     }
 
     /**
@@ -87,6 +121,38 @@ public class QueueListenerContainer {
     }
 
     /**
+     * Stops taking jobs without waiting and without stopping: running invocations finish and settle as usual, and
+     * jobs taken ahead go back to the queue without spending a delivery. A paused container stays paused across a
+     * stop and start until {@link #resume()}.
+     *
+     * @since 0.1.0
+     */
+    public synchronized void pause() {
+        paused = true;
+        worker.pause();
+    }
+
+    /**
+     * Takes jobs again after {@link #pause()}; does nothing when not paused.
+     *
+     * @since 0.1.0
+     */
+    public synchronized void resume() {
+        paused = false;
+        worker.resume();
+    }
+
+    /**
+     * Returns whether the container is paused; a paused container may still be running.
+     *
+     * @return true between {@link #pause()} and {@link #resume()}
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
      * Returns whether the container is consuming.
      *
      * @return true while running
@@ -96,12 +162,13 @@ public class QueueListenerContainer {
     }
 
     /**
-     * Returns how many invocations are running right now.
+     * Returns how many invocations are running right now, those of {@link #runOnce()} included.
      *
      * @return the number of jobs in hand
      */
     public int activeJobs() {
-        return worker.activeJobs();
+        Worker<?> caller = callerWorker;
+        return worker.activeJobs() + (caller == null ? 0 : caller.activeJobs());
     }
 
     /**

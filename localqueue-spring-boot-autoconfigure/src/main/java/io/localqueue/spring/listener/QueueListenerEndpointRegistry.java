@@ -43,6 +43,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
     private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
     private final Set<QueueListenerContainer> warned = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
+    private volatile boolean autoStartup = true;
     private boolean handedOver;
     private volatile @Nullable Duration shutdownPhaseTimeout;
 
@@ -158,6 +159,23 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /**
+     * Sets whether the context starts the listeners when it starts; false leaves every container stopped, whatever
+     * its own auto-startup says, until {@link #start()} is called (a test that runs listeners on its own thread, with
+     * {@link QueueListenerContainer#runOnce()}, wants that). Default true.
+     *
+     * @param autoStartup the flag
+     * @since 0.1.0
+     */
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
     }
 
     @Override

@@ -109,7 +109,7 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                     LocalQueueEndpoint.QueueDescriptor reports = all.queues().get("reports");
                     assertThat(reports.diagnostics().ready()).isEqualTo(1);
                     assertThat(reports.listeners()).containsExactly(
-                            new LocalQueueEndpoint.ListenerDescriptor("reports.handle", false, 0));
+                            new LocalQueueEndpoint.ListenerDescriptor("reports.handle", false, false, 0));
                     assertThat(all.queues().get("other").listeners()).isEmpty();
                     assertThat(endpoint.queue("reports")).isNotNull();
                     assertThat(endpoint.queue("missing")).isNull();

@@ -204,6 +204,51 @@ class LocalQueueEndpointHttpTest {
     }
 
     @Test
+    void queueActionsReplayEveryDeadLetterPurgeAndPauseAndResumeTheListeners() throws Exception {
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+        deadLetter(app, "parked");
+        deadLetter(app, "parked");
+
+        HttpResponse<String> replayed = http.post(app, "/actuator/localqueue/parked/retry-dead-letters", "{}");
+        assertThat(replayed.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(replayed.body()).path("affected").asInt()).isEqualTo(2);
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").ready()).isEqualTo(2);
+
+        deadLetter(app, "parked");
+        long deadAt = System.currentTimeMillis();
+        await().atMost(Duration.ofSeconds(1)).until(() -> System.currentTimeMillis() > deadAt); // "older" than 0s
+        HttpResponse<String> purged = http.post(app, "/actuator/localqueue/parked/purge", "{\"olderThan\": \"0s\"}");
+        assertThat(JSON.readTree(purged.body()).path("affected").asInt()).isEqualTo(1);
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").failed()).isZero();
+        assertThat(http.post(app, "/actuator/localqueue/parked/purge", "{\"olderThan\": \"soon\"}").statusCode())
+                .isEqualTo(400);
+
+        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause", "{}");
+        assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
+        JsonNode listener = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body()).path("listeners").get(0);
+        assertThat(listener.path("paused").asBoolean()).isTrue();
+        LocalQueueTemplate template = app.getBean(LocalQueueTemplate.class);
+        template.put("mail", "waits");
+        assertThat(template.stats("mail").ready()).isEqualTo(1);
+        http.post(app, "/actuator/localqueue/mail/resume", "{}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
+
+        assertThat(http.post(app, "/actuator/localqueue/mail/explode", "{}").statusCode()).isEqualTo(404);
+        assertThat(http.post(app, "/actuator/localqueue/nope/pause", "{}").statusCode()).isEqualTo(404);
+        assertThat(app.getBean(LocalQueueRegistry.class).database().queueNames()).doesNotContain("nope");
+    }
+
+    @Test
+    void queueActionsNeedWriteAccess() throws Exception {
+        ConfigurableApplicationContext app = start();
+        deadLetter(app, "parked");
+
+        assertThat(http.post(app, "/actuator/localqueue/parked/retry-dead-letters", "{}").statusCode())
+                .isIn(403, 404, 405);
+        assertThat(app.getBean(LocalQueueTemplate.class).stats("parked").failed()).isEqualTo(1);
+    }
+
+    @Test
     void readsOfQueuesTheApplicationDoesNotKnowCreateNone() throws Exception {
         ConfigurableApplicationContext app = start();
 

@@ -25,7 +25,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -78,6 +81,26 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
             assertThat(context.getBean(LocalQueueDatabase.class).file())
                     .isEqualTo(nested.resolve(LocalQueueDatabase.FILE_NAME).toRealPath());
         });
+    }
+
+    @Test
+    void queuesRunOnTheApplicationsOnlyClockBean() {
+        Clock fixed = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
+        onTempDir().withBean(Clock.class, () -> fixed).run(context -> {
+            LocalQueueRegistry queues = context.getBean(LocalQueueRegistry.class);
+            context.getBean(LocalQueueTemplate.class).put("stamped", "job");
+
+            assertThat(queues.clock()).isSameAs(fixed);
+            assertThat(queues.queue("stamped").listReady(1, 0).get(0).createdAt()).isEqualTo(fixed.instant());
+        });
+    }
+
+    @Test
+    void queuesStayOnTheSystemClockWhenTheApplicationHasNoSingleClock() {
+        Clock one = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
+        Clock two = Clock.offset(one, Duration.ofHours(1));
+        onTempDir().withBean("one", Clock.class, () -> one).withBean("two", Clock.class, () -> two).run(context ->
+                assertThat(context.getBean(LocalQueueRegistry.class).clock()).isEqualTo(Clock.systemUTC()));
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.localqueue.spring.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.JobHandler;
+import io.localqueue.spring.AckMode;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,10 +47,17 @@ class JobHandlerDecoratorTest {
 
     private static QueueListenerEndpoint endpoint() {
         try {
-            return new QueueListenerEndpoint("bean.toString", "emails", new Object(),
-                    Object.class.getMethod("toString"), String.class, false, null, List.of(), null, null);
+            Method method = Listener.class.getDeclaredMethod("handle", String.class);
+            return new QueueListenerEndpoint("listener.handle", "emails", new Listener(), method,
+                    ListenerSignature.of(method, Listener.class, false, "listener.handle"), AckMode.AUTO, null,
+                    List.of(), null, null, null, null);
         } catch (NoSuchMethodException impossible) {
             throw new AssertionError(impossible);
+        }
+    }
+
+    static class Listener {
+        void handle(String payload) {
         }
     }
 }

@@ -5,12 +5,14 @@ import io.localqueue.internal.bus.BusExecutionRows;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.ReadyRow;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Statistics, the list of queue names, dead-letter listing and replay, and purging of settled rows.
+ * Statistics, the list of queue names, the listing of ready jobs, dead-letter listing and replay, and purging of
+ * settled rows.
  */
 final class MaintenanceStatements {
 
@@ -27,6 +29,11 @@ final class MaintenanceStatements {
     private static final String LIST_FAILED = """
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
               FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
+
+    /** Walks the claim index, so a page costs its own rows and the offset, never a sort of the queue. */
+    private static final String LIST_READY = """
+            SELECT id, payload, attempts, available_at, created_at, last_error
+              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, id LIMIT ? OFFSET ?""";
 
     private static final String IS_FAILED = "SELECT COUNT(*) FROM messages WHERE id = ? AND queue = ? AND status = 3";
 
@@ -79,6 +86,21 @@ final class MaintenanceStatements {
                         rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
             }
             return failed;
+        });
+    }
+
+    static List<ReadyRow> listReady(Session session, String queue, int limit, int offset) throws SQLException {
+        return session.query(LIST_READY, statement -> {
+            statement.setString(1, queue);
+            statement.setInt(2, limit);
+            statement.setInt(3, offset);
+        }, rows -> {
+            List<ReadyRow> ready = new ArrayList<>();
+            while (rows.next()) {
+                ready.add(new ReadyRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4),
+                        rows.getLong(5), rows.getString(6)));
+            }
+            return ready;
         });
     }
 

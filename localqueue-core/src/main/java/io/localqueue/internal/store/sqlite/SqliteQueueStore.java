@@ -17,6 +17,7 @@ import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.wakeup.DataVersionWatch;
@@ -137,6 +138,11 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public List<FailedRow> listFailed(String queue, int limit, int offset) {
         return read(session -> MaintenanceStatements.listFailed(session, queue, limit, offset));
+    }
+
+    @Override
+    public List<ReadyRow> listReady(String queue, int limit, int offset) {
+        return read(session -> MaintenanceStatements.listReady(session, queue, limit, offset));
     }
 
     @Override

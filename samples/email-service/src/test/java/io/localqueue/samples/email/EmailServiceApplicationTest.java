@@ -1,17 +1,14 @@
 package io.localqueue.samples.email;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.localqueue.JobOutcome;
+import io.localqueue.test.AutoConfigureLocalQueue;
+import io.localqueue.test.HandledJob;
+import io.localqueue.test.LocalQueueTestSupport;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,46 +17,44 @@ import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
+/**
+ * The service over HTTP, with its listener on its own threads as in production; the test kit gives the context a
+ * temporary queue file and drains the queue instead of polling for the sent email.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"localqueue.delivery.lease=2s", "localqueue.listener.heartbeat-interval=500ms"})
+        properties = {"localqueue.listener.poll-interval=100ms", "localqueue.delivery.backoff.jitter=false"})
+@AutoConfigureLocalQueue
 class EmailServiceApplicationTest {
 
-    private static final Path DATA = temporaryDirectory();
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    /** Longer than any backoff wait: the default cap. */
+    private static final Duration PAST_ANY_BACKOFF = Duration.ofMinutes(5);
 
     @Autowired
     Environment environment;
 
-    RestClient http;
+    @Autowired
+    LocalQueueTestSupport localQueue;
 
-    @DynamicPropertySource
-    static void queueDirectory(DynamicPropertyRegistry registry) {
-        registry.add("localqueue.path", DATA::toString);
-    }
+    RestClient http;
 
     @BeforeEach
     void client() {
         http = RestClient.create("http://localhost:" + environment.getProperty("local.server.port"));
     }
 
-    @AfterAll
-    static void deleteData() throws IOException {
-        try (Stream<Path> files = Files.walk(DATA)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
-    }
-
     @Test
     void acceptsAnEmailAndSendsItFromTheQueue() {
         long jobId = accept("hello@example.com", null);
 
-        assertThat(jobId).isPositive();
-        await().atMost(Duration.ofSeconds(20)).until(() -> sentTo().contains("hello@example.com"));
+        assertThat(drain()).singleElement().satisfies(job -> {
+            assertThat(job.jobId()).isEqualTo(jobId);
+            assertThat(job.outcome()).isEqualTo(JobOutcome.ACKED);
+        });
+        assertThat(sentTo()).contains("hello@example.com");
     }
 
     @Test
@@ -68,21 +63,31 @@ class EmailServiceApplicationTest {
         long second = accept("twice@example.com", "order-7-confirmation");
 
         assertThat(second).isEqualTo(first);
+        assertThat(drain()).extracting(HandledJob::jobId).containsExactly(first);
     }
 
     @Test
     void busyServerIsRetriedUntilTheEmailIsSent() {
         accept("someone@busy.example.com", null);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> sentTo().contains("someone@busy.example.com"));
+        assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.RETRIED);
+        localQueue.clock().advance(PAST_ANY_BACKOFF);
+        assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.RETRIED);
+        assertThat(sentTo()).doesNotContain("someone@busy.example.com");
+        localQueue.clock().advance(PAST_ANY_BACKOFF);
+
+        assertThat(drain()).singleElement().satisfies(job -> {
+            assertThat(job.attempts()).isEqualTo(2);
+            assertThat(job.outcome()).isEqualTo(JobOutcome.ACKED);
+        });
+        assertThat(sentTo()).contains("someone@busy.example.com");
     }
 
     @Test
     void undeliverableAddressBecomesADeadLetterAtOnce() {
         long jobId = accept("nobody@nowhere.invalid", null);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> deadLetters().stream()
-                .anyMatch(dead -> ((Number) dead.get("jobId")).longValue() == jobId));
+        assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.DEAD_LETTERED);
         Map<String, Object> dead = deadLetters().stream()
                 .filter(entry -> ((Number) entry.get("jobId")).longValue() == jobId).findFirst().orElseThrow();
         assertThat(dead).containsEntry("reason", "permanent_handler_error").containsEntry("attempts", 1);
@@ -96,6 +101,7 @@ class EmailServiceApplicationTest {
                 .exchange((request, response) -> response.getStatusCode());
 
         assertThat(status.value()).isEqualTo(400);
+        assertThat(drain()).isEmpty();
     }
 
     @Test
@@ -110,6 +116,11 @@ class EmailServiceApplicationTest {
         assertThat(queue).containsKeys("diagnostics", "listeners");
         assertThat(queue.get("listeners").toString()).contains("emailSender.send");
         assertThat(health.get("components").toString()).contains("localqueue");
+        assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.ACKED);
+    }
+
+    private List<HandledJob> drain() {
+        return localQueue.drain(EmailController.QUEUE, BOUND);
     }
 
     private long accept(String to, String idempotencyKey) {
@@ -132,13 +143,5 @@ class EmailServiceApplicationTest {
 
     private List<Map<String, Object>> deadLetters() {
         return http.get().uri("/emails/dead-letters").retrieve().body(new ParameterizedTypeReference<>() { });
-    }
-
-    private static Path temporaryDirectory() {
-        try {
-            return Files.createTempDirectory("email-service-test");
-        } catch (IOException failure) {
-            throw new IllegalStateException(failure);
-        }
     }
 }

@@ -1,0 +1,114 @@
+package io.localqueue.spring.actuate;
+
+import io.localqueue.FailedMessage;
+import io.localqueue.JobNotFoundException;
+import io.localqueue.QueueFullException;
+import io.localqueue.SimpleQueue;
+import io.localqueue.spring.listener.QueueListenerContainer;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+
+/**
+ * What an operator may do to a whole queue through the endpoint: replay every dead letter, purge old finished jobs
+ * and dead letters, pause or resume its listeners. Each action reports how many things it changed.
+ *
+ * @since 0.1.0
+ */
+public final class QueueActions {
+
+    /** Replays every dead letter of the queue, stopping at the first that finds the queue full. */
+    public static final String RETRY_DEAD_LETTERS = "retry-dead-letters";
+    /** Deletes acknowledged jobs and dead letters last changed longer ago than {@code olderThan}. */
+    public static final String PURGE = "purge";
+    /** Pauses every listener of the queue. */
+    public static final String PAUSE = "pause";
+    /** Resumes every listener of the queue. */
+    public static final String RESUME = "resume";
+
+    private static final int PAGE = 500;
+
+    private QueueActions() {
+    }
+
+    /**
+     * Runs one action.
+     *
+     * @param queue the queue, known to the application
+     * @param action one of the constants of this class
+     * @param olderThan for {@link #PURGE}: a duration such as {@code 7d}; null for every finished job
+     * @param listeners the listener containers, or null when there are none
+     * @return what happened, or null for an action that does not exist
+     * @throws IllegalArgumentException when {@code olderThan} is not a duration
+     */
+    static @Nullable ActionDescriptor run(SimpleQueue<Object> queue, String action, @Nullable String olderThan,
+                                          @Nullable QueueListenerEndpointRegistry listeners) {
+        return switch (action) {
+            case RETRY_DEAD_LETTERS -> retryDeadLetters(queue);
+            case PURGE -> {
+                Duration age = olderThan == null ? Duration.ZERO : DurationFormatterUtils.detectAndParse(olderThan);
+                int purged = queue.purge(age, true);
+                yield new ActionDescriptor(queue.name(), action, purged, "deleted " + purged + " acknowledged job(s) "
+                        + "and dead letter(s) unchanged for " + age);
+            }
+            case PAUSE -> containers(queue, action, listeners, QueueListenerContainer::pause, "paused");
+            case RESUME -> containers(queue, action, listeners, QueueListenerContainer::resume, "resumed");
+            default -> null;
+        };
+    }
+
+    private static ActionDescriptor retryDeadLetters(SimpleQueue<Object> queue) {
+        int retried = 0;
+        String stopped = null;
+        while (stopped == null) {
+            List<FailedMessage<Object>> page = queue.listFailed(PAGE, 0);
+            if (page.isEmpty()) {
+                break;
+            }
+            for (FailedMessage<Object> dead : page) {
+                try {
+                    queue.retryFailed(dead.id());
+                    retried++;
+                } catch (JobNotFoundException goneMeanwhile) {
+                    // replayed or purged by someone else since the page was read
+                } catch (QueueFullException full) {
+                    stopped = "; stopped because the queue is full: " + full.getMessage();
+                    break;
+                }
+            }
+        }
+        return new ActionDescriptor(queue.name(), RETRY_DEAD_LETTERS, retried,
+                "moved " + retried + " dead letter(s) back to the queue" + (stopped == null ? "" : stopped));
+    }
+
+    private static ActionDescriptor containers(SimpleQueue<Object> queue, String action,
+                                               @Nullable QueueListenerEndpointRegistry listeners,
+                                               Consumer<QueueListenerContainer> change, String done) {
+        int changed = 0;
+        if (listeners != null) {
+            for (QueueListenerContainer container : listeners.getListenerContainers()) {
+                if (container.endpoint().queue().equals(queue.name())) {
+                    change.accept(container);
+                    changed++;
+                }
+            }
+        }
+        return new ActionDescriptor(queue.name(), action, changed, done + " " + changed + " listener(s)");
+    }
+
+    /**
+     * The outcome of an action on a queue.
+     *
+     * @param queue the queue name
+     * @param action the action
+     * @param affected how many jobs or listeners it changed
+     * @param message what happened, in words
+     *
+     * @since 0.1.0
+     */
+    public record ActionDescriptor(String queue, String action, int affected, String message) {
+    }
+}
