@@ -181,7 +181,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
                 : Worker.defaultHeartbeatInterval(queue.delivery().lease());
         int threads = endpoint.concurrency() != null ? endpoint.concurrency() : concurrency;
         Worker.Builder<Object> builder = builder(endpoint, queue);
-        builder.name(endpoint.id()).observer(observer);
+        builder.name(endpoint.id()).observer(ListenerAwareObserver.of(observer, endpoint.id()));
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
         apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
         apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));
