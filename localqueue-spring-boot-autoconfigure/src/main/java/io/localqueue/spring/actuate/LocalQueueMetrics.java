@@ -5,6 +5,7 @@ import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.listener.ListenerAwareObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,13 +24,17 @@ import org.slf4j.LoggerFactory;
  * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}); gauge
  * {@code localqueue.jobs.oldest.age}, the seconds the oldest due job has waited (the queue's lag; tag {@code queue});
  * counter {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
- * {@code outcome}); and counter {@code localqueue.leases.expired} (tags {@code queue}, {@code result}: {@code ready}
- * or {@code dead_lettered}) of leases that ran out before their job was settled. Gauges read the queue's counts and
+ * {@code outcome}, {@code listener}); and counter {@code localqueue.leases.expired} (tags {@code queue},
+ * {@code listener}, {@code result}: {@code ready} or {@code dead_lettered}) of leases that ran out before their job
+ * was settled. The {@code listener} tag is the listener's id, or {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's counts and
  * its lag at most once a second each; the counter and timer of each queue and outcome are built once and kept.
  *
  * @since 0.1.0
  */
-public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
+public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver {
+
+    /** The {@code listener} tag of jobs handled by a worker that is not a listener's. */
+    public static final String NO_LISTENER = "none";
 
     private static final Logger log = LoggerFactory.getLogger(LocalQueueMetrics.class);
     private static final long CACHE_NANOS = Duration.ofSeconds(1).toNanos();
@@ -62,19 +67,42 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
     }
 
     @Override
+    public WorkerObserver forListener(String listenerId) {
+        return new WorkerObserver() {
+            @Override
+            public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
+                finished(listenerId, job, outcome, handlerTime);
+            }
+
+            @Override
+            public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+                expired(listenerId, queueName, deadLettered);
+            }
+        };
+    }
+
+    @Override
     public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
+        finished(NO_LISTENER, job, outcome, handlerTime);
+    }
+
+    @Override
+    public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+        expired(NO_LISTENER, queueName, deadLettered);
+    }
+
+    private void finished(String listener, Job<?> job, JobOutcome outcome, Duration handlerTime) {
         MeterRegistry meters = registry;
         if (meters == null) {
             return;
         }
-        OutcomeMeters recorded = outcomeMeters.computeIfAbsent(new Outcome(job.queueName(), outcome),
+        OutcomeMeters recorded = outcomeMeters.computeIfAbsent(new Outcome(job.queueName(), listener, outcome),
                 key -> register(meters, key));
         recorded.processed.increment();
         recorded.duration.record(handlerTime);
     }
 
-    @Override
-    public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
+    private void expired(String listener, String queueName, boolean deadLettered) {
         MeterRegistry meters = registry;
         if (meters == null) {
             return;
@@ -82,7 +110,8 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
         // Rare enough that the registry's own lookup of an existing counter is no cost.
         Counter.builder("localqueue.leases.expired")
                 .description("Leases that ran out before their job was settled, by what became of the job")
-                .tag("queue", queueName).tag("result", deadLettered ? "dead_lettered" : "ready")
+                .tag("queue", queueName).tag("listener", listener)
+                .tag("result", deadLettered ? "dead_lettered" : "ready")
                 .register(meters).increment();
     }
 
@@ -91,11 +120,11 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
         registerGauges(key.queue);
         Counter processed = Counter.builder("localqueue.jobs.processed")
                 .description("Jobs whose handler finished, by outcome")
-                .tag("queue", key.queue).tag("outcome", key.outcome.tag())
+                .tag("queue", key.queue).tag("outcome", key.outcome.tag()).tag("listener", key.listener)
                 .register(meters);
         Timer duration = Timer.builder("localqueue.job.duration")
                 .description("Time spent in job handlers")
-                .tag("queue", key.queue).tag("outcome", key.outcome.tag())
+                .tag("queue", key.queue).tag("outcome", key.outcome.tag()).tag("listener", key.listener)
                 .register(meters);
         return new OutcomeMeters(processed, duration);
     }
@@ -166,7 +195,7 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
     private record CachedAge(double seconds, long readAt) {
     }
 
-    private record Outcome(String queue, JobOutcome outcome) {
+    private record Outcome(String queue, String listener, JobOutcome outcome) {
     }
 
     private record OutcomeMeters(Counter processed, Timer duration) {

@@ -8,6 +8,7 @@ import io.localqueue.spring.DeadLetterHandler;
 import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.listener.CompositeWorkerObserver;
 import io.localqueue.spring.listener.DeadLetterEvents;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.JobHandlerDecorator;
@@ -114,30 +115,6 @@ class QueueListenerConfiguration {
     }
 
     private static WorkerObserver composite(ObjectProvider<WorkerObserver> provider) {
-        List<WorkerObserver> observers = provider.orderedStream().toList();
-        if (observers.isEmpty()) {
-            return WorkerObserver.NONE;
-        }
-        if (observers.size() == 1) {
-            return observers.get(0);
-        }
-        return new WorkerObserver() {
-            @Override
-            public void jobFinished(Job<?> job, JobOutcome outcome, Duration handlerTime, @Nullable Throwable error) {
-                observers.forEach(observer -> observer.jobFinished(job, outcome, handlerTime, error));
-            }
-
-            @Override
-            public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
-                observers.forEach(observer -> observer.leaseExpired(queueName, jobId, attempts, deadLettered));
-            }
-
-            @Override
-            public void jobDeadLettered(String queueName, long jobId, FailureReason reason,
-                                        @Nullable String lastError, int attempts) {
-                observers.forEach(observer -> observer.jobDeadLettered(queueName, jobId, reason, lastError,
-                        attempts));
-            }
-        };
+        return CompositeWorkerObserver.of(provider.orderedStream().toList());
     }
 }

@@ -45,15 +45,27 @@ public final class QueueListenerContainerFactoryConfigurer {
      * @param factory the factory to configure
      */
     public void configure(DefaultQueueListenerContainerFactory factory) {
-        factory.setConcurrency(listener.getConcurrency());
-        factory.setPollInterval(listener.getPollInterval());
+        PropertyChecks.apply("localqueue.listener.concurrency", listener.getConcurrency(), () -> {
+            factory.setConcurrency(listener.getConcurrency());
+            return null;
+        });
+        PropertyChecks.apply("localqueue.listener.poll-interval", listener.getPollInterval(), () -> {
+            factory.setPollInterval(listener.getPollInterval());
+            return null;
+        });
         factory.setHeartbeatInterval(listener.getHeartbeatInterval());
         factory.setAutoStartup(listener.isAutoStartup());
         Duration shutdownTimeout = listener.getShutdownTimeout();
         factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
         factory.setAckMode(listener.getAckMode());
-        factory.setBatchSize(listener.getBatchSize());
-        factory.setBatchWait(listener.getBatchWait());
+        PropertyChecks.apply("localqueue.listener.batch-size", listener.getBatchSize(), () -> {
+            factory.setBatchSize(listener.getBatchSize());
+            return null;
+        });
+        PropertyChecks.apply("localqueue.listener.batch-wait", listener.getBatchWait(), () -> {
+            factory.setBatchWait(listener.getBatchWait());
+            return null;
+        });
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
         factory.setErrorHandler(errorHandler);

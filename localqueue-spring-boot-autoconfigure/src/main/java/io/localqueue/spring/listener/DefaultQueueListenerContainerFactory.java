@@ -48,18 +48,26 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     /**
      * Sets how many invocations of a listener run at once, unless the listener says.
      *
-     * @param concurrency at least 1, checked when a container is built
+     * @param concurrency at least 1
+     * @throws IllegalArgumentException when below 1, even if every listener sets its own
      */
     public void setConcurrency(int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+        }
         this.concurrency = concurrency;
     }
 
     /**
      * Sets how long an idle listener waits for a job before looking again.
      *
-     * @param pollInterval positive, checked when a container is built
+     * @param pollInterval at least one millisecond
+     * @throws IllegalArgumentException when null or shorter
      */
     public void setPollInterval(Duration pollInterval) {
+        if (pollInterval == null || pollInterval.toMillis() < 1) {
+            throw new IllegalArgumentException("poll interval must be at least 1ms, got " + pollInterval);
+        }
         this.pollInterval = pollInterval;
     }
 
@@ -124,20 +132,29 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     /**
      * Sets the most jobs in a batch of batch listeners that do not say.
      *
-     * @param batchSize 1 to {@value Worker#MAX_BATCH_SIZE}, checked when a container is built
+     * @param batchSize 1 to {@value Worker#MAX_BATCH_SIZE}
+     * @throws IllegalArgumentException when out of that range, even if every batch listener sets its own
      * @since 0.1.0
      */
     public void setBatchSize(int batchSize) {
+        if (batchSize < 1 || batchSize > Worker.MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("batch size must be between 1 and " + Worker.MAX_BATCH_SIZE
+                    + ", got " + batchSize);
+        }
         this.batchSize = batchSize;
     }
 
     /**
      * Sets how long a batch that is not full waits for more jobs, for batch listeners that do not say.
      *
-     * @param batchWait zero or more, under half the queue's lease, checked when a container is built
+     * @param batchWait zero or more; under half the queue's lease, which is checked when a container is built
+     * @throws IllegalArgumentException when null or negative, even if every batch listener sets its own
      * @since 0.1.0
      */
     public void setBatchWait(Duration batchWait) {
+        if (batchWait == null || batchWait.isNegative()) {
+            throw new IllegalArgumentException("batch wait must be zero or more, got " + batchWait);
+        }
         this.batchWait = batchWait;
     }
 
@@ -176,7 +193,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
                 : Worker.defaultHeartbeatInterval(queue.delivery().lease());
         int threads = endpoint.concurrency() != null ? endpoint.concurrency() : concurrency;
         Worker.Builder<Object> builder = builder(endpoint, queue);
-        builder.name(endpoint.id()).observer(observer);
+        builder.name(endpoint.id()).observer(ListenerAwareObserver.of(observer, endpoint.id()));
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
         apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
         apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));

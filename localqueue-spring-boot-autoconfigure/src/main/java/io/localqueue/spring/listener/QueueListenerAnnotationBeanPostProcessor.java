@@ -19,8 +19,6 @@ import org.springframework.beans.factory.config.BeanExpressionContext;
 import org.springframework.beans.factory.config.BeanExpressionResolver;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.StringUtils;
 
@@ -47,9 +45,7 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         Class<?> targetClass = AopUtils.getTargetClass(bean);
-        Map<Method, QueueListener> annotated = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<QueueListener>) method ->
-                        AnnotatedElementUtils.findMergedAnnotation(method, QueueListener.class));
+        Map<Method, QueueListener> annotated = QueueListenerMethods.find(targetClass);
         annotated.forEach((method, annotation) -> register(bean, beanName, method, annotation));
         return bean;
     }

@@ -275,7 +275,7 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                                 .tag("outcome", "dead_lettered").counter().count()).isEqualTo(1.0);
                     });
                     Timer acked = meters.get("localqueue.job.duration").tag("queue", "metered")
-                            .tag("outcome", "acked").timer();
+                            .tag("outcome", "acked").tag("listener", "metered.handle").timer();
                     assertThat(acked.count()).isEqualTo(3);
                     assertThat(meters.get("localqueue.job.duration").tag("queue", "metered")
                             .tag("outcome", "dead_lettered").timer().count()).isEqualTo(1);
@@ -303,7 +303,8 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                     MeterRegistry meters = context.getBean(MeterRegistry.class);
 
                     assertThat(meters.get("localqueue.leases.expired").tag("queue", "metered")
-                            .tag("result", "ready").counter().count()).isEqualTo(1.0);
+                            .tag("listener", "metered.handle").tag("result", "ready").counter().count())
+                            .isEqualTo(1.0);
                 });
     }
 

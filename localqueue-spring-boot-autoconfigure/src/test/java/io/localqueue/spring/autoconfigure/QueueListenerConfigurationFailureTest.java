@@ -8,11 +8,13 @@ import io.localqueue.spring.QueueListener;
 import io.localqueue.spring.listener.QueueListenerConfigurationException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.assertj.core.util.Throwables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -26,23 +28,30 @@ class QueueListenerConfigurationFailureTest extends ContextRunnerTestBase {
 
     @Test
     void eachRefusedListenerSettingNamesItsPropertyAndStopsTheStartBeforeLifecycleBeansStart() {
-        assertRefused("localqueue.listener.concurrency", "0", "concurrency");
-        assertRefused("localqueue.listener.poll-interval", "0s", "pollInterval");
         assertRefused("localqueue.listener.shutdown-timeout", "-5s", "shutdownTimeout");
         assertRefused("localqueue.listener.heartbeat-interval", "2m", "heartbeatInterval");
     }
 
     @Test
+    void aDefaultNoListenerCouldRunWithIsRefusedAsAPropertyEvenWhenEveryListenerSetsItsOwn() {
+        assertRefusedProperty("localqueue.listener.concurrency", "0", "concurrency must be at least 1");
+        assertRefusedProperty("localqueue.listener.poll-interval", "0s", "poll interval must be at least 1ms");
+        assertRefusedProperty("localqueue.listener.batch-size", "0", "batch size must be between 1 and 1000");
+        assertRefusedProperty("localqueue.listener.batch-size", "1001", "batch size must be between 1 and 1000");
+        assertRefusedProperty("localqueue.listener.batch-wait", "-1s", "batch wait must be zero or more");
+    }
+
+    @Test
     void theFailureReportSaysWhichListenerAndWhatToFix() {
-        onTempDir().withPropertyValues("localqueue.listener.poll-interval=0s")
+        onTempDir().withPropertyValues("localqueue.listener.heartbeat-interval=2m")
                 .withBean("emails", Listener.class, Listener::new).run(context -> {
                     FailureAnalysis analysis = new QueueListenerConfigurationFailureAnalyzer()
                             .analyze(context.getStartupFailure());
 
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription())
-                            .startsWith("@QueueListener 'emails.handle' on queue 'emails' cannot run: pollInterval");
-                    assertThat(analysis.getAction()).startsWith("Fix localqueue.listener.poll-interval");
+                            .startsWith("@QueueListener 'emails.handle' on queue 'emails' cannot run: heartbeatInterval");
+                    assertThat(analysis.getAction()).startsWith("Fix localqueue.listener.heartbeat-interval");
                 });
     }
 
@@ -75,6 +84,23 @@ class QueueListenerConfigurationFailureTest extends ContextRunnerTestBase {
                 });
     }
 
+    private void assertRefusedProperty(String property, String value, String reason) {
+        AtomicBoolean lifecycleStarted = new AtomicBoolean();
+        onTempDir().withPropertyValues(property + "=" + value)
+                .withBean("own", OwnSettings.class, OwnSettings::new)
+                .withBean("earliest", EarliestLifecycle.class, () -> new EarliestLifecycle(lifecycleStarted))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(
+                            InvalidConfigurationPropertyValueException.class);
+                    InvalidConfigurationPropertyValueException refused =
+                            (InvalidConfigurationPropertyValueException) Throwables.getRootCause(context.getStartupFailure());
+                    assertThat(refused.getName()).isEqualTo(property);
+                    assertThat(refused.getReason()).isEqualTo(reason + ", got " + refused.getValue());
+                    assertThat(lifecycleStarted).as("a lifecycle bean started before the failure").isFalse();
+                });
+    }
+
     private static QueueListenerConfigurationException find(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof QueueListenerConfigurationException refused) {
@@ -82,6 +108,13 @@ class QueueListenerConfigurationFailureTest extends ContextRunnerTestBase {
             }
         }
         throw new AssertionError("no QueueListenerConfigurationException in " + failure);
+    }
+
+    /** A batch listener that sets everything a default could. */
+    static class OwnSettings {
+        @QueueListener(queue = "own", concurrency = "1", batch = true, batchSize = "5", batchWait = "0s")
+        void handle(java.util.List<String> emails) {
+        }
     }
 
     static class Listener {
