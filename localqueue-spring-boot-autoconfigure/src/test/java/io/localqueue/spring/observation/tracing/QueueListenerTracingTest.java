@@ -102,8 +102,11 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
         traced().run(context -> {
             Tracer tracer = context.getBean(Tracer.class);
             LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
-            try (BaggageInScope tenant = tracer.createBaggageInScope("tenant", "acme")) {
+            BaggageInScope tenant = tracer.createBaggageInScope("tenant", "acme");
+            try {
                 putInsideARequest(tracer, template);
+            } finally {
+                tenant.close();
             }
 
             awaitDeliveries(2);
@@ -136,9 +139,11 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
     /** Puts one job while a span of the caller (a web request, say) is current, and returns that span. */
     private static Span putInsideARequest(Tracer tracer, LocalQueueTemplate template) {
         Span request = tracer.nextSpan().name("request").start();
-        try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+        Tracer.SpanInScope scope = tracer.withSpan(request);
+        try {
             template.put("emails", "hello");
         } finally {
+            scope.close();
             request.end();
         }
         return request;
