@@ -341,6 +341,17 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
+     * Reads whether this queue holds its {@code maxPendingJobs} ready and processing jobs now, so that a put would
+     * wait for room; always false without a limit. Nothing is reserved: a put right afterwards may still find the
+     * queue full, or room freed. The read counts no further than the limit, whatever the backlog.
+     *
+     * @return true when the queue is at its limit
+     */
+    public boolean isFull() {
+        return engine.isFull();
+    }
+
+    /**
      * Counts this queue's jobs by state in one snapshot, without reclaiming anything.
      *
      * @return the counts

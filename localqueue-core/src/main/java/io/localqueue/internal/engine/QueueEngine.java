@@ -302,6 +302,16 @@ public final class QueueEngine {
     }
 
     /**
+     * Reads whether the queue is at its pending-job limit, reserving nothing.
+     *
+     * @return true when a limit is set and the queue holds that many ready and leased jobs
+     */
+    public boolean isFull() {
+        ensureOpen();
+        return maxPendingJobs > 0 && store.isFull(queue, maxPendingJobs);
+    }
+
+    /**
      * Counts rows by state.
      *
      * @return the counts

@@ -44,6 +44,16 @@ public interface QueueStore extends AutoCloseable {
     ClaimProbe probe(String queue);
 
     /**
+     * Reads whether a queue holds {@code limit} pending jobs (ready or leased) or more, counting no further than
+     * that, so the read costs O(limit) whatever the backlog.
+     *
+     * @param queue the queue
+     * @param limit the pending-job limit, positive
+     * @return true when the queue has no room for one more job
+     */
+    boolean isFull(String queue, long limit);
+
+    /**
      * Counts a queue's jobs by state in one read.
      *
      * @param queue the queue

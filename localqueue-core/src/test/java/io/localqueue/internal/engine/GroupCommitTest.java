@@ -235,6 +235,11 @@ class GroupCommitTest {
         }
 
         @Override
+        public boolean isFull(String queue, long limit) {
+            return target.isFull(queue, limit);
+        }
+
+        @Override
         public QueueStats stats(String queue) {
             return target.stats(queue);
         }

@@ -130,6 +130,11 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public boolean isFull(String queue, long limit) {
+        return read(session -> EnqueueStatements.isFull(session, queue, limit));
+    }
+
+    @Override
     public QueueStats stats(String queue) {
         return read(session -> MaintenanceStatements.stats(session, queue));
     }
