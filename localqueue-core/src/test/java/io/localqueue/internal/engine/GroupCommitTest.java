@@ -27,6 +27,7 @@ import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -227,6 +228,11 @@ class GroupCommitTest {
                 }
             }
             return target.write(options, ensureOpen, work);
+        }
+
+        @Override
+        public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+            return target.writeWithin(connection, work);
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
+import io.localqueue.internal.sqlite.CallerTransaction;
 import io.localqueue.internal.sqlite.Failpoints;
 import io.localqueue.internal.sqlite.ReaderPool;
 import io.localqueue.internal.sqlite.Session;
@@ -24,6 +25,7 @@ import io.localqueue.internal.wakeup.Wakeups;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
@@ -122,6 +124,16 @@ public final class SqliteQueueStore implements QueueStore {
         requireOpen();
         return writer.write(options.transaction(), options.durability(), options.retryBudgetNanos(),
                 options.lineWaitNanos(), ensureOpen, session -> work.run(new SqliteWrites(session, file)));
+    }
+
+    @Override
+    public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+        requireOpen();
+        try {
+            return CallerTransaction.run(connection, file, session -> work.run(new SqliteWrites(session, file)));
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("writing to " + file + " through the caller's connection", failure);
+        }
     }
 
     @Override
