@@ -167,12 +167,27 @@ public class LocalQueueProperties {
          */
         private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
 
+        /**
+         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue writes the jobs
+         * once it commits and drops them if it rolls back, and put, which returns ids, refuses to run inside one.
+         * False writes at once everywhere, whatever becomes of the transaction.
+         */
+        private boolean transactionAware = true;
+
         public Duration getMaxWait() {
             return maxWait;
         }
 
         public void setMaxWait(Duration maxWait) {
             this.maxWait = maxWait;
+        }
+
+        public boolean isTransactionAware() {
+            return transactionAware;
+        }
+
+        public void setTransactionAware(boolean transactionAware) {
+            this.transactionAware = transactionAware;
         }
     }
 

@@ -2,6 +2,7 @@ package io.localqueue.spring;
 
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,11 +49,7 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     @SuppressWarnings("unchecked")
     public <T> SimpleQueue<T> queue(String name, Class<T> type) {
-        if (closed) {
-            throw new IllegalStateException("localqueue registry is closed");
-        }
-        used.add(name);
-        return (SimpleQueue<T>) queues.computeIfAbsent(new Key(name, type), key -> open(name, type));
+        return (SimpleQueue<T>) queues.computeIfAbsent(key(name, type), key -> open(name, JsonSerializer.of(type)));
     }
 
     /**
@@ -63,6 +60,15 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     public SimpleQueue<Object> queue(String name) {
         return queue(name, Object.class);
+    }
+
+    /**
+     * Returns the queue for writing payloads its JSON serializer already turned into bytes, opening it on first use.
+     */
+    @SuppressWarnings("unchecked")
+    SimpleQueue<byte[]> serializedQueue(String name) {
+        return (SimpleQueue<byte[]>) queues.computeIfAbsent(key(name, SerializedJson.class),
+                key -> open(name, SerializedJson.INSTANCE));
     }
 
     /**
@@ -110,8 +116,17 @@ public class LocalQueueRegistry implements DisposableBean {
         queues.clear();
     }
 
-    private <T> SimpleQueue<T> open(String name, Class<T> type) {
-        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, JsonSerializer.of(type))
+    /** Returns the key of a queue to use, refusing once closed. */
+    private Key key(String name, Class<?> type) {
+        if (closed) {
+            throw new IllegalStateException("localqueue registry is closed");
+        }
+        used.add(name);
+        return new Key(name, type);
+    }
+
+    private <T> SimpleQueue<T> open(String name, Serializer<T> serializer) {
+        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
                 .durability(settings.durability());

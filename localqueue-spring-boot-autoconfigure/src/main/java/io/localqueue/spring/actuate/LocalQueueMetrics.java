@@ -4,6 +4,7 @@ import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.DeferredEnqueueFailedEvent;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -18,18 +19,22 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationListener;
 
 /**
  * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}); gauge
  * {@code localqueue.jobs.oldest.age}, the seconds the oldest due job has waited (the queue's lag; tag {@code queue});
  * counter {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
  * {@code outcome}); and counter {@code localqueue.leases.expired} (tags {@code queue}, {@code result}: {@code ready}
- * or {@code dead_lettered}) of leases that ran out before their job was settled. Gauges read the queue's counts and
- * its lag at most once a second each; the counter and timer of each queue and outcome are built once and kept.
+ * or {@code dead_lettered}) of leases that ran out before their job was settled; and counter
+ * {@code localqueue.jobs.deferred.lost} (tag {@code queue}) of jobs deferred to a transaction's commit whose write
+ * failed after it. Gauges read the queue's counts and its lag at most once a second each; the counter and timer of
+ * each queue and outcome are built once and kept.
  *
  * @since 0.1.0
  */
-public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
+public class LocalQueueMetrics implements MeterBinder, WorkerObserver,
+        ApplicationListener<DeferredEnqueueFailedEvent> {
 
     private static final Logger log = LoggerFactory.getLogger(LocalQueueMetrics.class);
     private static final long CACHE_NANOS = Duration.ofSeconds(1).toNanos();
@@ -84,6 +89,19 @@ public class LocalQueueMetrics implements MeterBinder, WorkerObserver {
                 .description("Leases that ran out before their job was settled, by what became of the job")
                 .tag("queue", queueName).tag("result", deadLettered ? "dead_lettered" : "ready")
                 .register(meters).increment();
+    }
+
+    /** Counts the jobs lost when their write after a transaction's commit failed. */
+    @Override
+    public void onApplicationEvent(DeferredEnqueueFailedEvent lost) {
+        MeterRegistry meters = registry;
+        if (meters == null) {
+            return;
+        }
+        Counter.builder("localqueue.jobs.deferred.lost")
+                .description("Jobs deferred to a transaction's commit whose write after the commit failed")
+                .tag("queue", lost.getQueue())
+                .register(meters).increment(lost.getJobCount());
     }
 
     /** Builds the meters of one queue and outcome, once; its queue's gauges come with the first. */
