@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.util.ClassUtils;
 
 /**
  * Puts jobs on the application's queues, serializing payloads of any type as JSON. A transaction-aware template
@@ -206,6 +208,21 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
             immediate = view;
         }
         return view;
+    }
+
+    /**
+     * Returns puts that join the transaction of the application's own {@code DataSource} on the queue's SQLite
+     * file, so that jobs commit or roll back with the application's rows in that file.
+     *
+     * @param dataSource the application's DataSource on this template's {@code localqueue.db}
+     * @return the joining puts
+     * @throws IllegalStateException when spring-jdbc is not on the class path
+     */
+    public JoiningQueueTemplate joining(DataSource dataSource) {
+        if (!ClassUtils.isPresent(JoiningQueueTemplate.DATA_SOURCE_UTILS, LocalQueueTemplate.class.getClassLoader())) {
+            throw new IllegalStateException("joining a DataSource's transaction needs spring-jdbc on the class path");
+        }
+        return new JoiningQueueTemplate(queues, dataSource);
     }
 
     /**
