@@ -37,7 +37,9 @@ class EmailServiceApplicationTest {
 
     @DynamicPropertySource
     static void queueDirectory(DynamicPropertyRegistry registry) {
-        registry.add("localqueue.path", DATA::toString);
+        registry.add("localqueue.path", () -> DATA.resolve("queue").toString());
+        registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + DATA.resolve("email-service.db")
+                + "?busy_timeout=5000");
     }
 
     @BeforeEach
@@ -60,6 +62,17 @@ class EmailServiceApplicationTest {
 
         assertThat(jobId).isPositive();
         await().atMost(Duration.ofSeconds(20)).until(() -> sentTo().contains("hello@example.com"));
+    }
+
+    @Test
+    void anAcceptedEmailIsRecordedAndQueuedOnceTheRecordCommits() {
+        long jobId = accept("recorded@example.com", null);
+
+        assertThat(jobId).as("the id of the job written after the commit").isPositive();
+        List<String> accepted = http.get().uri("/emails/accepted").retrieve()
+                .body(new ParameterizedTypeReference<>() { });
+        assertThat(accepted).contains("recorded@example.com");
+        await().atMost(Duration.ofSeconds(20)).until(() -> sentTo().contains("recorded@example.com"));
     }
 
     @Test
