@@ -79,8 +79,9 @@ final class DeferredEnqueue implements DeferredWrite {
     @Override
     public void failed(RuntimeException failure) {
         result.markFailed(failure);
-        log.error("Lost {} job(s) of queue '{}': their transaction committed, but writing them afterwards failed "
-                + "({}); nothing undoes the commit. Job ids: {}", items.size(), queue, failure, jobIds(), failure);
+        log.error("Lost {} job(s) of queue '{}' deferred to their transaction's commit: writing them after it "
+                + "failed ({}); the transaction stays as it ended and nothing writes them again. Job ids: {}",
+                items.size(), queue, failure, jobIds(), failure);
         if (events != null) {
             events.publishEvent(new DeferredEnqueueFailedEvent(source, queue, items, failure));
         }
