@@ -194,7 +194,9 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
 
     /**
      * Returns a template over the same queues that writes every call at once, inside a transaction or not, and
-     * keeps the jobs when that transaction rolls back; this template itself when it is not transaction-aware.
+     * keeps the jobs when that transaction rolls back; this template itself when it is not transaction-aware. The
+     * template returned is a plain {@code LocalQueueTemplate}: a subclass whose overrides must apply to immediate
+     * writes too overrides this method, building its own kind with {@code transactionAware} false.
      *
      * @return the immediate template
      */
