@@ -176,12 +176,27 @@ public class LocalQueueProperties {
          */
         private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
 
+        /**
+         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue and put write
+         * the jobs once it commits and drop them if it rolls back (put returns AWAITING_COMMIT there, not an id).
+         * False writes at once everywhere, whatever becomes of the transaction.
+         */
+        private boolean transactionAware = true;
+
         public Duration getMaxWait() {
             return maxWait;
         }
 
         public void setMaxWait(Duration maxWait) {
             this.maxWait = maxWait;
+        }
+
+        public boolean isTransactionAware() {
+            return transactionAware;
+        }
+
+        public void setTransactionAware(boolean transactionAware) {
+            this.transactionAware = transactionAware;
         }
     }
 

@@ -138,7 +138,7 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues) {
-        return new LocalQueueTemplate(queues);
+    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues, LocalQueueProperties properties) {
+        return new LocalQueueTemplate(queues, properties.getProducer().isTransactionAware());
     }
 }
