@@ -3,7 +3,7 @@
  * the {@code io.localqueue.internal} packages are not exported and may change in any release.
  */
 module io.localqueue {
-    requires java.sql;
+    requires transitive java.sql;
     requires org.slf4j;
     requires org.xerial.sqlitejdbc;
     requires transitive tools.jackson.databind;

@@ -10,6 +10,7 @@ import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoredText;
 import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -203,6 +204,61 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     private List<Long> putMany(List<EnqueueItem<T>> items, long timeoutNanos) {
+        return engine.putMany(newJobs(items), timeoutNanos);
+    }
+
+    /**
+     * Inserts one job through the application's own JDBC connection to this queue's file, inside the transaction the
+     * application holds open on it, exactly as {@link #putManyWithin(Connection, List)} does.
+     *
+     * @param connection a SQLite connection to this queue's {@code localqueue.db}, with auto-commit off
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @return the id of the new or existing job; meaningless if the transaction rolls back
+     * @throws QueueFullException at once when the queue is at its limit
+     * @throws IllegalArgumentException when the connection reaches another database or is in auto-commit mode
+     */
+    public long putWithin(Connection connection, T data, @Nullable String jobId) {
+        requireArgument(connection, "connection");
+        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"));
+        return engine.putWithin(connection, List.of(job)).get(0);
+    }
+
+    /**
+     * Inserts all items through the application's own JDBC connection to this queue's file, inside the transaction
+     * the application holds open on it, so that they commit with the application's own rows, or vanish with them
+     * when it rolls back; until that commit no consumer sees them. Job-id deduplication and the pending-job limit
+     * hold as for {@link #putMany(List)}, but in one attempt: a queue without room throws {@link QueueFullException}
+     * at once rather than wait with the application's transaction, and SQLite's write lock, held. The returned ids
+     * are the jobs' ids once the transaction commits; after a rollback they mean nothing, and SQLite may give them
+     * to other jobs. The commit reaches the disk as the connection's own {@code synchronous} setting says, not as
+     * this queue's durability does, and the write waits for other writers only as long as the connection's
+     * {@code busy_timeout}. Call {@link #wakeConsumers()} after the commit so that this JVM's consumers look at
+     * once. Inside that transaction, write to the file only through the connection: a write of this library's own
+     * (a {@code put}, an {@code ack}) waits for the transaction's lock and fails when its write budget runs out.
+     *
+     * @param connection a SQLite connection to this queue's {@code localqueue.db}, with auto-commit off
+     * @param items the jobs; an empty list returns an empty list and touches nothing
+     * @return the ids in input order; meaningless if the transaction rolls back
+     * @throws QueueFullException at once when the batch does not fit
+     * @throws IllegalArgumentException when the connection reaches another database or is in auto-commit mode
+     */
+    public List<Long> putManyWithin(Connection connection, List<EnqueueItem<T>> items) {
+        requireArgument(connection, "connection");
+        return engine.putWithin(connection, newJobs(items));
+    }
+
+    /**
+     * Wakes the threads of this JVM waiting to claim from this queue, so that jobs committed by a transaction of
+     * the application's own ({@link #putManyWithin(Connection, List)}) are claimed at once; without it they are
+     * claimed once the change watch notices the commit, as for another process's commit.
+     */
+    public void wakeConsumers() {
+        engine.ensureOpen();
+        engine.wakeWaiters();
+    }
+
+    private List<NewJob> newJobs(List<EnqueueItem<T>> items) {
         requireArgument(items, "items");
         List<NewJob> jobs = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
@@ -214,7 +270,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
                     StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId"),
                     JobHeaders.require(item.headers(), "items[" + i + "].headers")));
         }
-        return engine.putMany(jobs, timeoutNanos);
+        return jobs;
     }
 
     /**
@@ -341,6 +397,17 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public int reclaimExpiredLeases() {
         return engine.reclaimExpiredLeases();
+    }
+
+    /**
+     * Reads whether this queue holds its {@code maxPendingJobs} ready and processing jobs now, so that a put would
+     * wait for room; always false without a limit. Nothing is reserved: a put right afterwards may still find the
+     * queue full, or room freed. The read counts no further than the limit, whatever the backlog.
+     *
+     * @return true when the queue is at its limit
+     */
+    public boolean isFull() {
+        return engine.isFull();
     }
 
     /**

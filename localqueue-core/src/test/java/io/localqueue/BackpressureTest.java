@@ -29,6 +29,24 @@ class BackpressureTest extends QueueTestBase {
     }
 
     @Test
+    void isFullReadsWhetherThePendingJobsReachTheLimitWithoutReservingRoom() {
+        SimpleQueue<Object> queue = queue(2);
+        SimpleQueue<Object> unlimited = open(SimpleQueue.builder(dir).name("unlimited").clock(clock));
+        unlimited.putMany(List.of(EnqueueItem.of("x"), EnqueueItem.of("y"), EnqueueItem.of("z")));
+
+        assertThat(queue.isFull()).isFalse();
+        queue.put("a");
+        assertThat(queue.isFull()).isFalse();
+        queue.put("b");
+        Job<Object> leased = queue.getNowait();
+        assertThat(queue.isFull()).as("ready plus processing").isTrue();
+        assertThat(queue.isFull()).as("a read reserves nothing").isTrue();
+        queue.ack(leased);
+        assertThat(queue.isFull()).isFalse();
+        assertThat(unlimited.isFull()).as("a queue without a limit").isFalse();
+    }
+
+    @Test
     void putWithZeroTimeoutOnAFullQueueThrowsAndWritesNothing() {
         SimpleQueue<Object> queue = queue(2);
         queue.put("a");

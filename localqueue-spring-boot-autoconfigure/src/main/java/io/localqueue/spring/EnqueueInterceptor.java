@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Runs around each write of a {@link LocalQueueTemplate} (one {@code put}, or the one transaction of a
- * {@code putMany} or {@code putAll}), such as an observation that stores the caller's trace context with the jobs; it
- * must call {@code write} once, with the items or with copies of them in the same order (an entry may be null, and
- * the write refuses it), and return what the write returned or let its exception through unchanged.
+ * Runs around each call of a {@link LocalQueueTemplate} that writes jobs, or defers them to the commit of the
+ * caller's transaction (one {@code put}, the one transaction of a {@code putMany} or {@code putAll}, an
+ * {@code enqueue…}, a {@code joining(dataSource)} put), such as an observation that stores the caller's trace context
+ * with the jobs; it must call {@code write} once, on the caller's thread, with the items or with copies of them in
+ * the same order (an entry may be null, and the write refuses it), and return what the write returned or let its
+ * exception through unchanged.
  *
  * @since 0.1.0
  */

@@ -185,12 +185,27 @@ public class LocalQueueProperties {
          */
         private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
 
+        /**
+         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue and put write
+         * the jobs once it commits and drop them if it rolls back (put returns AWAITING_COMMIT there, not an id).
+         * False writes at once everywhere, whatever becomes of the transaction.
+         */
+        private boolean transactionAware = true;
+
         public Duration getMaxWait() {
             return maxWait;
         }
 
         public void setMaxWait(Duration maxWait) {
             this.maxWait = maxWait;
+        }
+
+        public boolean isTransactionAware() {
+            return transactionAware;
+        }
+
+        public void setTransactionAware(boolean transactionAware) {
+            this.transactionAware = transactionAware;
         }
     }
 
@@ -558,9 +573,9 @@ public class LocalQueueProperties {
     public static class Template {
 
         /**
-         * Whether each write of LocalQueueTemplate (a put, or one putMany or putAll) is observed with Micrometer
-         * Observation (observation localqueue.template); with a tracing bridge, the trace context is stored with
-         * each job.
+         * Whether each call of LocalQueueTemplate that writes jobs or defers them to a transaction's commit (put,
+         * putMany, putAll, enqueue and the joining puts) is observed with Micrometer Observation (observation
+         * localqueue.template); with a tracing bridge, the caller's trace context is stored with each job.
          */
         private boolean observationEnabled;
 

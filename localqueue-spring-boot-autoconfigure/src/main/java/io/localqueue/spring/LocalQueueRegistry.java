@@ -95,11 +95,7 @@ public class LocalQueueRegistry implements DisposableBean {
      * @since 0.1.0
      */
     public SimpleQueue<?> queue(String name, Type type) {
-        if (closed) {
-            throw new IllegalStateException("localqueue registry is closed");
-        }
-        used.add(name);
-        return queues.computeIfAbsent(new Key(name, type.getTypeName()), key -> open(name, type));
+        return queues.computeIfAbsent(key(name, type), key -> open(name, serializerFor(name, type)));
     }
 
     /**
@@ -110,6 +106,15 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     public SimpleQueue<Object> queue(String name) {
         return queue(name, Object.class);
+    }
+
+    /**
+     * Returns the queue for writing payloads its JSON serializer already turned into bytes, opening it on first use.
+     */
+    @SuppressWarnings("unchecked")
+    SimpleQueue<byte[]> serializedQueue(String name) {
+        return (SimpleQueue<byte[]>) queues.computeIfAbsent(key(name, SerializedJson.class),
+                key -> open(name, SerializedJson.INSTANCE));
     }
 
     /**
@@ -167,14 +172,27 @@ public class LocalQueueRegistry implements DisposableBean {
         queues.clear();
     }
 
-    private SimpleQueue<Object> open(String name, Type type) {
+    /** Returns the key of a queue to use, refusing once closed. */
+    private Key key(String name, Type type) {
+        if (closed) {
+            throw new IllegalStateException("localqueue registry is closed");
+        }
+        used.add(name);
+        return new Key(name, type.getTypeName());
+    }
+
+    private Serializer<Object> serializerFor(String name, Type type) {
         @SuppressWarnings("unchecked")
         Serializer<Object> serializer = (Serializer<Object>) serializers.serializerFor(name, type);
         if (serializer == null) {
             throw new IllegalStateException("PayloadSerializers gave no serializer for queue '" + name + "' and type "
                     + type.getTypeName());
         }
-        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database, serializer)
+        return serializer;
+    }
+
+    private <T> SimpleQueue<T> open(String name, Serializer<T> serializer) {
+        SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
                 .durability(settings.durability())

@@ -102,9 +102,11 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
                     template.putMany("intercepted", List.of(EnqueueItem.of("b")));
                     template.putAll("intercepted", List.of("c", "d"));
 
+                    template.immediate().put("intercepted", "e");
+
                     assertThat(calls).containsExactly("first intercepted 1", "second intercepted 1",
                             "first intercepted 1", "second intercepted 1", "first intercepted 2",
-                            "second intercepted 2");
+                            "second intercepted 2", "first intercepted 1", "second intercepted 1");
                     assertThat(template.put("intercepted", "again", "job-a")).isEqualTo(id);
                 });
     }

@@ -1,6 +1,7 @@
 package io.localqueue.test;
 
 import io.localqueue.EnqueueItem;
+import io.localqueue.spring.EnqueueResult;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import java.time.Duration;
@@ -9,16 +10,59 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The template of inline mode: each put commits as usual, then runs the queue's listeners on the calling thread until
- * no job of that queue is due, before it returns.
+ * The template of inline mode: each put or enqueue commits as usual, then runs the queue's listeners on the calling
+ * thread until no job of that queue is due, before it returns. Inside a transaction the jobs are written only once
+ * it commits, so they run at the next {@code drain}, not at the call.
  */
 final class InlineLocalQueueTemplate extends LocalQueueTemplate {
 
+    private final LocalQueueRegistry queues;
     private final QueueListeners listeners;
+    private volatile @Nullable InlineLocalQueueTemplate immediate;
 
     InlineLocalQueueTemplate(LocalQueueRegistry queues, QueueListeners listeners) {
-        super(queues);
+        this(queues, listeners, true);
+    }
+
+    private InlineLocalQueueTemplate(LocalQueueRegistry queues, QueueListeners listeners, boolean transactionAware) {
+        super(queues, transactionAware);
+        this.queues = queues;
         this.listeners = listeners;
+    }
+
+    @Override
+    public LocalQueueTemplate immediate() {
+        if (!isTransactionAware()) {
+            return this;
+        }
+        InlineLocalQueueTemplate view = immediate;
+        if (view == null) {
+            view = new InlineLocalQueueTemplate(queues, listeners, false);
+            immediate = view;
+        }
+        return view;
+    }
+
+    @Override
+    public EnqueueResult enqueue(String queue, Object payload, @Nullable String jobId) {
+        return ranIfWritten(queue, super.enqueue(queue, payload, jobId));
+    }
+
+    @Override
+    public EnqueueResult enqueueMany(String queue, List<? extends EnqueueItem<?>> items) {
+        return ranIfWritten(queue, super.enqueueMany(queue, items));
+    }
+
+    @Override
+    public EnqueueResult enqueueAll(String queue, Collection<?> payloads) {
+        return ranIfWritten(queue, super.enqueueAll(queue, payloads));
+    }
+
+    private EnqueueResult ranIfWritten(String queue, EnqueueResult result) {
+        if (!result.isDeferred()) {
+            listeners.runDue(queue);
+        }
+        return result;
     }
 
     @Override

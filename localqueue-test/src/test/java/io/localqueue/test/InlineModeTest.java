@@ -93,4 +93,15 @@ class InlineModeTest {
                 .containsExactly(JobOutcome.ACKED);
         assertThat(mailer.sent).extracting(Mail::subject).contains("later");
     }
+
+    @Test
+    @Order(6)
+    void enqueueAndTheImmediateTemplateRunTheListenerInlineToo() {
+        queues.enqueue(Mailer.QUEUE, new Mail("c@example.com", "enqueued"));
+        queues.immediate().put(Mailer.QUEUE, new Mail("d@example.com", "immediate"));
+
+        assertThat(mailer.sent).extracting(Mail::subject).contains("enqueued", "immediate");
+        assertThat(localQueue.drain(Mailer.QUEUE, BOUND)).extracting(HandledJob::outcome)
+                .containsExactly(JobOutcome.ACKED, JobOutcome.ACKED);
+    }
 }

@@ -22,6 +22,7 @@ import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
@@ -30,6 +31,7 @@ import io.localqueue.internal.time.Deadline;
 import io.localqueue.internal.time.Durations;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -111,20 +113,53 @@ public final class QueueEngine {
         while (true) {
             long seen = waits.version();
             Enqueued outcome = store.write(WriteOptions.standard("enqueue", durability), ensureOpen,
-                    writes -> writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs));
+                    writes -> enqueue(writes, jobs));
             List<Long> ids = outcome.ids();
             if (ids != null) {
                 wakeWaiters();
                 return ids;
             }
-            if (outcome.impossible()) {
-                throw new QueueFullException("queue '" + queue + "' is full: the batch adds " + outcome.newRows()
-                        + " jobs but maxPendingJobs is " + maxPendingJobs);
-            }
-            if (!waits.awaitChange(seen, deadline, Long.MAX_VALUE)) {
-                throw new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
+            if (outcome.impossible() || !waits.awaitChange(seen, deadline, Long.MAX_VALUE)) {
+                throw full(outcome);
             }
         }
+    }
+
+    /**
+     * Inserts all jobs through a connection of the caller's, inside the transaction the caller holds open on it, in
+     * one attempt that never waits for room; waiters are not woken, since nothing is committed yet.
+     *
+     * @param connection the caller's connection to this queue's database, with auto-commit off
+     * @param jobs the jobs in input order
+     * @return the ids in input order, the jobs' once the caller commits
+     * @throws QueueFullException at once when the jobs do not fit
+     * @throws IllegalArgumentException when the connection does not reach this database or is not in a transaction
+     */
+    public List<Long> putWithin(Connection connection, List<NewJob> jobs) {
+        ensureOpen();
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        Enqueued outcome = store.writeWithin(connection, writes -> enqueue(writes, jobs));
+        List<Long> ids = outcome.ids();
+        if (ids == null) {
+            throw full(outcome);
+        }
+        return ids;
+    }
+
+    /** The enqueue transition of this queue, stamped now. */
+    private Enqueued enqueue(QueueWrites writes, List<NewJob> jobs) {
+        return writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs);
+    }
+
+    /** The exception of an enqueue that found no room: at once for a batch that can never fit. */
+    private QueueFullException full(Enqueued outcome) {
+        if (outcome.impossible()) {
+            return new QueueFullException("queue '" + queue + "' is full: the batch adds " + outcome.newRows()
+                    + " jobs but maxPendingJobs is " + maxPendingJobs);
+        }
+        return new QueueFullException("queue '" + queue + "' is full: maxPendingJobs is " + maxPendingJobs);
     }
 
     /**
@@ -300,6 +335,16 @@ public final class QueueEngine {
     private void reclaimed(List<ExpiredLease> expired) {
         wakeWaiters();
         leaseExpiries.report(expired);
+    }
+
+    /**
+     * Reads whether the queue is at its pending-job limit, reserving nothing.
+     *
+     * @return true when a limit is set and the queue holds that many ready and leased jobs
+     */
+    public boolean isFull() {
+        ensureOpen();
+        return maxPendingJobs > 0 && store.isFull(queue, maxPendingJobs);
     }
 
     /**

@@ -188,6 +188,16 @@ public final class Session implements AutoCloseable {
     /** Closes every held statement and the connection. */
     @Override
     public void close() {
+        closeStatements();
+        try {
+            connection.close();
+        } catch (SQLException failure) {
+            log.debug("Closing a SQLite connection failed", failure);
+        }
+    }
+
+    /** Closes every held statement, leaving the connection open, for a connection this session only borrowed. */
+    void closeStatements() {
         for (PreparedStatement statement : statements.values()) {
             try {
                 statement.close();
@@ -196,11 +206,6 @@ public final class Session implements AutoCloseable {
             }
         }
         statements.clear();
-        try {
-            connection.close();
-        } catch (SQLException failure) {
-            log.debug("Closing a SQLite connection failed", failure);
-        }
     }
 
     private PreparedStatement held(String sql) throws SQLException {

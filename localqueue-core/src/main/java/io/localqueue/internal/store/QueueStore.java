@@ -7,6 +7,7 @@ import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;
 
@@ -36,12 +37,36 @@ public interface QueueStore extends AutoCloseable {
     <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work);
 
     /**
+     * Runs transitions on a connection of the caller's to this database, inside the transaction the caller holds
+     * open on it and commits or rolls back itself: one attempt, which waits for other writers only as the
+     * connection's own settings make it wait, and wakes no waiter (the caller signals {@link #wakeups()} once its
+     * transaction committed).
+     *
+     * @param connection the caller's connection, with auto-commit off
+     * @param work the transitions
+     * @param <R> the result type
+     * @return the result, before the caller's commit
+     * @throws IllegalArgumentException when the connection does not reach this database or is not in a transaction
+     */
+    <R> R writeWithin(Connection connection, StoreWork<R> work);
+
+    /**
      * Reads when a queue next has something to claim, without taking the write lock.
      *
      * @param queue the queue
      * @return the earliest due job and the earliest lease end
      */
     ClaimProbe probe(String queue);
+
+    /**
+     * Reads whether a queue holds {@code limit} pending jobs (ready or leased) or more, counting no further than
+     * that, so the read costs O(limit) whatever the backlog.
+     *
+     * @param queue the queue
+     * @param limit the pending-job limit, positive
+     * @return true when the queue has no room for one more job
+     */
+    boolean isFull(String queue, long limit);
 
     /**
      * Counts a queue's jobs by state in one read.

@@ -28,6 +28,7 @@ import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -231,8 +232,18 @@ class GroupCommitTest {
         }
 
         @Override
+        public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+            return target.writeWithin(connection, work);
+        }
+
+        @Override
         public ClaimProbe probe(String queue) {
             return target.probe(queue);
+        }
+
+        @Override
+        public boolean isFull(String queue, long limit) {
+            return target.isFull(queue, limit);
         }
 
         @Override

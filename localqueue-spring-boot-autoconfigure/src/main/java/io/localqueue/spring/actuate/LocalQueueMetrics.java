@@ -4,6 +4,7 @@ import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
 import io.localqueue.WorkerObserver;
+import io.localqueue.spring.DeferredEnqueueFailedEvent;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.listener.ListenerAwareObserver;
 import io.micrometer.core.instrument.Counter;
@@ -19,19 +20,23 @@ import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationListener;
 
 /**
  * Micrometer meters of localqueue: gauge {@code localqueue.jobs} (tags {@code queue}, {@code state}); gauge
  * {@code localqueue.jobs.oldest.age}, the seconds the oldest due job has waited (the queue's lag; tag {@code queue});
  * counter {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
- * {@code outcome}, {@code listener}); and counter {@code localqueue.leases.expired} (tags {@code queue},
+ * {@code outcome}, {@code listener}); counter {@code localqueue.leases.expired} (tags {@code queue},
  * {@code listener}, {@code result}: {@code ready} or {@code dead_lettered}) of leases that ran out before their job
- * was settled. The {@code listener} tag is the listener's id, or {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's counts and
- * its lag at most once a second each; the counter and timer of each queue and outcome are built once and kept.
+ * was settled; and counter {@code localqueue.jobs.deferred.lost} (tag {@code queue}) of jobs deferred to a
+ * transaction's commit whose write failed after it. The {@code listener} tag is the listener's id, or
+ * {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's counts and its lag at most once a second
+ * each; the counter and timer of each queue and outcome are built once and kept.
  *
  * @since 0.1.0
  */
-public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver {
+public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
+        ApplicationListener<DeferredEnqueueFailedEvent> {
 
     /** The {@code listener} tag of jobs handled by a worker that is not a listener's. */
     public static final String NO_LISTENER = "none";
@@ -113,6 +118,19 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver {
                 .tag("queue", queueName).tag("listener", listener)
                 .tag("result", deadLettered ? "dead_lettered" : "ready")
                 .register(meters).increment();
+    }
+
+    /** Counts the jobs lost when their write after a transaction's commit failed. */
+    @Override
+    public void onApplicationEvent(DeferredEnqueueFailedEvent lost) {
+        MeterRegistry meters = registry;
+        if (meters == null) {
+            return;
+        }
+        Counter.builder("localqueue.jobs.deferred.lost")
+                .description("Jobs deferred to a transaction's commit whose write after the commit failed")
+                .tag("queue", lost.getQueue())
+                .register(meters).increment(lost.getJobCount());
     }
 
     /** Builds the meters of one queue and outcome, once; its queue's gauges come with the first. */

@@ -139,9 +139,9 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues,
+    LocalQueueTemplate localQueueTemplate(LocalQueueRegistry queues, LocalQueueProperties properties,
                                           ObjectProvider<EnqueueInterceptor> interceptors) {
-        LocalQueueTemplate template = new LocalQueueTemplate(queues);
+        LocalQueueTemplate template = new LocalQueueTemplate(queues, properties.getProducer().isTransactionAware());
         template.setEnqueueInterceptor(EnqueueInterceptor.of(interceptors.orderedStream().toList()));
         return template;
     }

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The context of one observed write of a {@code LocalQueueTemplate} (a put, or one transaction of many jobs): a
+ * The context of one observed call of a {@code LocalQueueTemplate} that writes or defers jobs: a
  * tracing bridge writes the caller's trace context (such as {@code traceparent} and {@code baggage}) into its
  * carrier when the observation starts, and those entries become headers of every job of the write.
  *

@@ -6,8 +6,9 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.docs.ObservationDocumentation;
 
 /**
- * The observation of each write of a {@code LocalQueueTemplate} (a put, or one transaction of many jobs), waiting
- * for room included: named {@code localqueue.template}, tagged with the queue and the outcome, never with a payload.
+ * The observation of each call of a {@code LocalQueueTemplate} that writes jobs or defers them to a transaction's
+ * commit, waiting for room included: named {@code localqueue.template}, tagged with the queue and the outcome, never
+ * with a payload.
  *
  * @since 0.1.0
  */

@@ -12,10 +12,11 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes every write of a {@code LocalQueueTemplate} ({@link LocalQueueTemplateObservation#TEMPLATE}) and stores
- * what a tracing bridge propagated into the observation's carrier (the caller's {@code traceparent}, {@code baggage}
- * and the like) as headers of each job, over headers of the same name the item already had; a job id that resolves
- * to a stored job keeps that job's headers. Without a tracing bridge the jobs get no headers.
+ * Observes every call of a {@code LocalQueueTemplate} that writes or defers jobs
+ * ({@link LocalQueueTemplateObservation#TEMPLATE}) and stores what a tracing bridge propagated into the
+ * observation's carrier (the caller's {@code traceparent}, {@code baggage} and the like) as headers of each job, over
+ * headers of the same name the item already had; a job id that resolves to a stored job keeps that job's headers.
+ * Without a tracing bridge the jobs get no headers.
  *
  * @since 0.1.0
  */

@@ -6,6 +6,7 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
+import io.localqueue.internal.sqlite.CallerTransaction;
 import io.localqueue.internal.sqlite.Failpoints;
 import io.localqueue.internal.sqlite.ReaderPool;
 import io.localqueue.internal.sqlite.Session;
@@ -25,6 +26,7 @@ import io.localqueue.internal.wakeup.Wakeups;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
@@ -126,8 +128,23 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+        requireOpen();
+        try {
+            return CallerTransaction.run(connection, file, session -> work.run(new SqliteWrites(session, file)));
+        } catch (SQLException failure) {
+            throw SqliteErrors.wrap("writing to " + file + " through the caller's connection", failure);
+        }
+    }
+
+    @Override
     public ClaimProbe probe(String queue) {
         return read(session -> ClaimStatements.probe(session, queue));
+    }
+
+    @Override
+    public boolean isFull(String queue, long limit) {
+        return read(session -> EnqueueStatements.isFull(session, queue, limit));
     }
 
     @Override

@@ -24,7 +24,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
@@ -32,6 +34,8 @@ import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTraci
 import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration;
 import org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Traces across a queue with Spring Boot's own tracing over OpenTelemetry (W3C propagation): the first delivery's
@@ -114,6 +118,32 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
             assertThat(listener.tenants).containsExactly("acme", "acme");
             assertThat(listener.jobs.get(0).headers()).containsKeys("traceparent", "baggage");
             assertThat(listener.jobs.get(0).headers().get("traceparent")).contains(span("send emails").getSpanId());
+        });
+    }
+
+    @Test
+    void aJobDeferredToItsTransactionsCommitCarriesTheTraceOfTheCallThatPutIt() {
+        traced().run(context -> {
+            Tracer tracer = context.getBean(Tracer.class);
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+            JdbcDataSource h2 = new JdbcDataSource();
+            h2.setURL("jdbc:h2:mem:shop-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+            TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(h2));
+
+            Span request = tracer.nextSpan().name("request").start();
+            Tracer.SpanInScope scope = tracer.withSpan(request);
+            try {
+                transaction.executeWithoutResult(status -> assertThat(template.put("emails", "after commit"))
+                        .isEqualTo(LocalQueueTemplate.AWAITING_COMMIT));
+            } finally {
+                scope.close();
+                request.end();
+            }
+
+            SpanData first = awaitDeliveries(2).get(0);
+            SpanData send = span("send emails");
+            assertThat(send.getParentSpanId()).isEqualTo(request.context().spanId());
+            assertThat(first.getParentSpanId()).isEqualTo(send.getSpanId());
         });
     }
 

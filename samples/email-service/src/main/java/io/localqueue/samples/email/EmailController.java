@@ -1,8 +1,8 @@
 package io.localqueue.samples.email;
 
 import io.localqueue.FailedMessage;
+import io.localqueue.spring.EnqueueResult;
 import io.localqueue.spring.LocalQueueRegistry;
-import io.localqueue.spring.LocalQueueTemplate;
 import jakarta.validation.Valid;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -24,24 +24,37 @@ class EmailController {
 
     static final String QUEUE = "emails";
 
-    private final LocalQueueTemplate template;
+    private final AcceptedEmails accepted;
     private final LocalQueueRegistry queues;
     private final MailGateway gateway;
 
-    EmailController(LocalQueueTemplate template, LocalQueueRegistry queues, MailGateway gateway) {
-        this.template = template;
+    EmailController(AcceptedEmails accepted, LocalQueueRegistry queues, MailGateway gateway) {
+        this.accepted = accepted;
         this.queues = queues;
         this.gateway = gateway;
     }
 
     /**
-     * Queues an email; the same {@code Idempotency-Key} twice queues it once.
+     * Records and queues an email; the same {@code Idempotency-Key} twice queues it once. When the record
+     * committed but the job could not be written after it (the queue filled up meanwhile), the failure is
+     * answered (503 for a full queue), and the client retries with the same key.
      */
     @PostMapping
     @ResponseStatus(HttpStatus.ACCEPTED)
     Accepted accept(@Valid @RequestBody Email email,
                     @RequestHeader(name = "Idempotency-Key", required = false) @Nullable String key) {
-        return new Accepted(template.put(QUEUE, email, key));
+        EnqueueResult queued = accepted.accept(email, key);
+        RuntimeException lost = queued.failure();
+        if (lost != null) {
+            throw lost;
+        }
+        return new Accepted(queued.id().orElseThrow());
+    }
+
+    /** Lists the recipients of the emails accepted since the database was created. */
+    @GetMapping("/accepted")
+    List<String> acceptedRecipients() {
+        return accepted.recipients();
     }
 
     /** Lists the emails sent since the service started. */

@@ -6,17 +6,21 @@ import io.localqueue.JobOutcome;
 import io.localqueue.test.AutoConfigureLocalQueue;
 import io.localqueue.test.HandledJob;
 import io.localqueue.test.LocalQueueTestSupport;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -39,7 +43,17 @@ class EmailServiceApplicationTest {
     @Autowired
     LocalQueueTestSupport localQueue;
 
+    /** The service's own database, apart from the queue file the test kit provides. */
+    @TempDir
+    static Path serviceData;
+
     RestClient http;
+
+    @DynamicPropertySource
+    static void serviceDatabase(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + serviceData.resolve("email-service.db")
+                + "?busy_timeout=5000");
+    }
 
     @BeforeEach
     void client() {
@@ -55,6 +69,18 @@ class EmailServiceApplicationTest {
             assertThat(job.outcome()).isEqualTo(JobOutcome.ACKED);
         });
         assertThat(sentTo()).contains("hello@example.com");
+    }
+
+    @Test
+    void anAcceptedEmailIsRecordedAndQueuedOnceTheRecordCommits() {
+        long jobId = accept("recorded@example.com", null);
+
+        assertThat(jobId).as("the id of the job written after the commit").isPositive();
+        List<String> accepted = http.get().uri("/emails/accepted").retrieve()
+                .body(new ParameterizedTypeReference<>() { });
+        assertThat(accepted).contains("recorded@example.com");
+        assertThat(drain()).extracting(HandledJob::jobId).containsExactly(jobId);
+        assertThat(sentTo()).contains("recorded@example.com");
     }
 
     @Test
