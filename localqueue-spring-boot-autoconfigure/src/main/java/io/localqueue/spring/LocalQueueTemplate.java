@@ -113,6 +113,9 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      * @throws QueueFullException when there is still no room once the timeout passes
      */
     public long put(String queue, Object payload, @Nullable String jobId, Duration timeout) {
+        if (payload == null) {
+            throw new IllegalArgumentException("payload must not be null");
+        }
         if (deferring()) {
             enqueue(queue, payload, jobId);
             return AWAITING_COMMIT;

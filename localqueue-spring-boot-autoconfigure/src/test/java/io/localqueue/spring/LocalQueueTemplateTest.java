@@ -78,6 +78,17 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void aNullPayloadIsRefusedByNameInsideATransactionOrNot() {
+        onTempDir().run(context -> {
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+
+            assertThatThrownBy(() -> template.put("nulls", null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("payload must not be null");
+            assertThat(template.stats("nulls").ready()).isZero();
+        });
+    }
+
+    @Test
     void putManyKeepsTheHeadersOfItsItems() {
         onTempDir().run(context -> {
             LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
