@@ -145,6 +145,21 @@ class EmailServiceApplicationTest {
         assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.ACKED);
     }
 
+    @Test
+    void eachAcceptedEmailAndEachDeliveryIsObserved() {
+        accept("observed@example.com", null);
+        assertThat(drain()).extracting(HandledJob::outcome).containsExactly(JobOutcome.ACKED);
+
+        Map<String, Object> delivered = http.get().uri("/actuator/metrics/localqueue.listener?tag=queue:emails")
+                .retrieve().body(new ParameterizedTypeReference<>() { });
+        Map<String, Object> put = http.get().uri("/actuator/metrics/localqueue.template?tag=queue:emails")
+                .retrieve().body(new ParameterizedTypeReference<>() { });
+
+        assertThat(delivered.get("measurements").toString()).contains("COUNT");
+        assertThat(delivered.get("availableTags").toString()).contains("listener.id", "emailSender.send");
+        assertThat(put.get("measurements").toString()).contains("COUNT");
+    }
+
     private List<HandledJob> drain() {
         return localQueue.drain(EmailController.QUEUE, BOUND);
     }
