@@ -215,7 +215,8 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     private Worker.Builder<Object> builder(QueueListenerEndpoint endpoint, SimpleQueue<Object> queue) {
         ListenerSignature signature = endpoint.signature();
         if (signature.batch()) {
-            Worker.Builder<Object> builder = Worker.batchBuilder(queue, new MethodBatchHandler<>(endpoint, errorHandler));
+            Worker.Builder<Object> builder = Worker.batchBuilder(queue,
+                    handlerDecorator.decorateBatch(endpoint, new MethodBatchHandler<>(endpoint, errorHandler)));
             int size = endpoint.batchSize() != null ? endpoint.batchSize() : batchSize;
             Duration wait = endpoint.batchWait() != null ? endpoint.batchWait() : batchWait;
             apply(endpoint, "localqueue.listener.batch-size", () -> builder.batchSize(size));

@@ -1,5 +1,6 @@
 package io.localqueue.spring.listener;
 
+import io.localqueue.BatchJobHandler;
 import io.localqueue.JobHandler;
 import java.util.List;
 
@@ -36,6 +37,19 @@ public interface JobHandlerDecorator {
     <T> JobHandler<T> decorate(QueueListenerEndpoint endpoint, JobHandler<T> handler);
 
     /**
+     * Returns the handler that runs in place of a batch listener's {@code handler}; by default the handler itself.
+     *
+     * @param endpoint the batch listener
+     * @param handler the listener method's batch handler
+     * @param <T> the payload type
+     * @return the wrapper, or {@code handler} itself
+     * @since 0.1.0
+     */
+    default <T> BatchJobHandler<T> decorateBatch(QueueListenerEndpoint endpoint, BatchJobHandler<T> handler) {
+        return handler;
+    }
+
+    /**
      * Returns a decorator applying {@code decorators} in order, the first one outermost; none gives {@link #NONE}.
      *
      * @param decorators the decorators
@@ -56,6 +70,15 @@ public interface JobHandlerDecorator {
                 JobHandler<T> decorated = handler;
                 for (int i = inOrder.size() - 1; i >= 0; i--) {
                     decorated = inOrder.get(i).decorate(endpoint, decorated);
+                }
+                return decorated;
+            }
+
+            @Override
+            public <T> BatchJobHandler<T> decorateBatch(QueueListenerEndpoint endpoint, BatchJobHandler<T> handler) {
+                BatchJobHandler<T> decorated = handler;
+                for (int i = inOrder.size() - 1; i >= 0; i--) {
+                    decorated = inOrder.get(i).decorateBatch(endpoint, decorated);
                 }
                 return decorated;
             }

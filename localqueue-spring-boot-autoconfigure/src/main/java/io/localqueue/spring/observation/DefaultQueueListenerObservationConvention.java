@@ -7,7 +7,7 @@ import io.micrometer.common.KeyValues;
 /**
  * The default names and tags of a listener's observation: {@code localqueue.listener}, a span named
  * {@code process <queue>}, low-cardinality {@code queue}, {@code listener.id} and {@code outcome}, high-cardinality
- * {@code job.id} and {@code job.attempts}.
+ * {@code job.id} and {@code job.attempts} (of a batch's first job) and {@code job.count}.
  *
  * @since 0.1.0
  */
@@ -44,6 +44,7 @@ public class DefaultQueueListenerObservationConvention implements QueueListenerO
     @Override
     public KeyValues getHighCardinalityKeyValues(JobReceiverContext context) {
         return KeyValues.of(HighCardinalityKeys.JOB_ID.withValue(Long.toString(context.getJob().id())),
-                HighCardinalityKeys.ATTEMPTS.withValue(Integer.toString(context.getJob().attempts())));
+                HighCardinalityKeys.ATTEMPTS.withValue(Integer.toString(context.getJob().attempts())),
+                HighCardinalityKeys.COUNT.withValue(Integer.toString(context.getJobs().size())));
     }
 }

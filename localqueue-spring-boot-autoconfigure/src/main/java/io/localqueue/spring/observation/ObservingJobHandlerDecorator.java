@@ -1,5 +1,6 @@
 package io.localqueue.spring.observation;
 
+import io.localqueue.BatchJobHandler;
 import io.localqueue.JobHandler;
 import io.localqueue.spring.listener.JobHandlerDecorator;
 import io.localqueue.spring.listener.QueueListenerEndpoint;
@@ -34,5 +35,13 @@ public class ObservingJobHandlerDecorator implements JobHandlerDecorator {
     @Override
     public <T> JobHandler<T> decorate(QueueListenerEndpoint endpoint, JobHandler<T> handler) {
         return new ObservedJobHandler<>(handler, endpoint.id(), registry, convention);
+    }
+
+    @Override
+    public <T> BatchJobHandler<T> decorateBatch(QueueListenerEndpoint endpoint, BatchJobHandler<T> handler) {
+        return jobs -> QueueListenerObservation.LISTENER.observation(convention,
+                        DefaultQueueListenerObservationConvention.INSTANCE,
+                        () -> new JobReceiverContext(jobs, endpoint.id()), registry)
+                .observeChecked(() -> handler.handle(jobs));
     }
 }

@@ -75,7 +75,10 @@ public enum QueueListenerObservation implements ObservationDocumentation {
         JOB_ID("job.id"),
 
         /** How many deliveries came before this one: 0 on the first. */
-        ATTEMPTS("job.attempts");
+        ATTEMPTS("job.attempts"),
+
+        /** How many jobs the delivery holds: 1, or a batch's size. */
+        COUNT("job.count");
 
         private final String key;
 

@@ -13,6 +13,7 @@ import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueObservationAutoConfiguration;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import io.localqueue.spring.observation.tracing.QueueListenerTracingObservationHandler;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -105,6 +106,26 @@ class LocalQueueObservationTest extends ContextRunnerTestBase {
                             .hasAnObservation(observation -> observation
                                     .hasLowCardinalityKeyValue("outcome", "success")
                                     .hasHighCardinalityKeyValue("job.attempts", "1").doesNotHaveError());
+                });
+    }
+
+    @Test
+    void aBatchListenersBatchIsOneObservationThatCountsItsJobs() {
+        observed("localqueue.listener.observation-enabled=true")
+                .withBean("batches", BatchListener.class, () -> new BatchListener(registry)).run(context -> {
+                    context.getBean(QueueListenerEndpointRegistry.class).getListenerContainer("batches").pause();
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+                    template.putAll("batches", List.of("a", "b", "c"));
+                    context.getBean(QueueListenerEndpointRegistry.class).getListenerContainer("batches").resume();
+
+                    awaitAcked(template, "batches", 3);
+                    assertThat(registry).hasSingleObservationThat().hasNameEqualTo(LISTENER)
+                            .hasContextualNameEqualTo("process batches")
+                            .hasLowCardinalityKeyValue("listener.id", "batches")
+                            .hasLowCardinalityKeyValue("outcome", "success")
+                            .hasHighCardinalityKeyValue("job.count", "3");
+                    Observation inScope = context.getBean(BatchListener.class).observations.get(0);
+                    assertThat(((JobReceiverContext) inScope.getContext()).isBatch()).isTrue();
                 });
     }
 
@@ -231,6 +252,20 @@ class LocalQueueObservationTest extends ContextRunnerTestBase {
         void handle(Job<String> job) {
             observations.add(registry.getCurrentObservation());
             jobs.add(job);
+        }
+    }
+
+    static class BatchListener {
+        final List<@Nullable Observation> observations = new CopyOnWriteArrayList<>();
+        private final ObservationRegistry registry;
+
+        BatchListener(ObservationRegistry registry) {
+            this.registry = registry;
+        }
+
+        @QueueListener(queue = "batches", id = "batches", batch = true)
+        void handle(List<String> payloads) {
+            observations.add(registry.getCurrentObservation());
         }
     }
 

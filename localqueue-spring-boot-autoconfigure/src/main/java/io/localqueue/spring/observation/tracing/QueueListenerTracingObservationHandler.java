@@ -9,11 +9,12 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
 import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
+import java.util.Map;
 
 /**
  * Makes the spans of listener deliveries as the OpenTelemetry messaging conventions ask: the first delivery's span
  * is a child of the span that put the job (as any receiver's span is of its sender's), and a redelivery's span starts
- * a trace of its own with a link to that span, made from the W3C {@code traceparent} stored with the job (a job put
+ * a trace of its own with a link to that span (a batch: one link per job), made from the W3C {@code traceparent} stored with the job (a job put
  * under B3 propagation gets no link). It handles listener deliveries only, so it must come before Micrometer Tracing's
  * receiver handler, which then still handles every other receiver.
  *
@@ -66,12 +67,17 @@ public class QueueListenerTracingObservationHandler implements TracingObservatio
         return tracer;
     }
 
-    /** Adds to a redelivery's span, which has no parent, a link to the producer's span when the job names one. */
+    /**
+     * Adds to the span of a redelivery or a batch, which has no parent, a link to each producer's span a job names.
+     */
     private Span.Builder linkedToProducer(JobReceiverContext context, Span.Builder builder) {
-        if (!context.isRedelivery()) {
-            return builder;
+        Span.Builder linked = builder;
+        for (Map<String, String> headers : context.getLinkedProducers()) {
+            TraceContext producer = TraceParent.parse(headers.get(TraceParent.HEADER), tracer);
+            if (producer != null) {
+                linked = linked.addLink(new Link(producer));
+            }
         }
-        TraceContext producer = TraceParent.parse(context.getProducerHeaders().get(TraceParent.HEADER), tracer);
-        return producer == null ? builder : builder.addLink(new Link(producer));
+        return linked;
     }
 }

@@ -9,6 +9,7 @@ import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueObservationAutoConfiguration;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import io.micrometer.tracing.Baggage;
 import io.micrometer.tracing.BaggageInScope;
 import io.micrometer.tracing.Span;
@@ -166,6 +167,35 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
         });
     }
 
+    @Test
+    void aBatchsSpanHasNoParentAndLinksToTheSpanThatPutEachOfItsJobs() {
+        traced().withBean("batches", BatchListener.class, BatchListener::new).run(context -> {
+            QueueListenerEndpointRegistry listeners = context.getBean(QueueListenerEndpointRegistry.class);
+            listeners.getListenerContainer("batches").pause();
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+            Tracer tracer = context.getBean(Tracer.class);
+            for (int i = 0; i < 2; i++) {
+                Span request = tracer.nextSpan().name("request").start();
+                try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+                    template.put("batches", "job " + i);
+                } finally {
+                    request.end();
+                }
+            }
+            listeners.getListenerContainer("batches").resume();
+
+            await().atMost(BOUND).until(() -> template.stats("batches").acked() == 2);
+            await().atMost(BOUND).until(() -> spans.getFinishedSpanItems().stream()
+                    .anyMatch(span -> span.getName().equals("process batches")));
+            SpanData batch = span("process batches");
+            List<SpanData> sends = spans.getFinishedSpanItems().stream()
+                    .filter(span -> span.getName().equals("send batches")).toList();
+            assertThat(batch.getParentSpanContext().isValid()).as("a batch has no parent").isFalse();
+            assertThat(batch.getLinks()).extracting(link -> link.getSpanContext().getSpanId())
+                    .containsExactlyInAnyOrderElementsOf(sends.stream().map(SpanData::getSpanId).toList());
+        });
+    }
+
     /** Puts one job while a span of the caller (a web request, say) is current, and returns that span. */
     private static Span putInsideARequest(Tracer tracer, LocalQueueTemplate template) {
         Span request = tracer.nextSpan().name("request").start();
@@ -212,6 +242,12 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
             if (job.attempts() == 0) {
                 throw new IllegalStateException("first delivery fails");
             }
+        }
+    }
+
+    static class BatchListener {
+        @QueueListener(queue = "batches", id = "batches", batch = true)
+        void handle(List<String> payloads) {
         }
     }
 }
