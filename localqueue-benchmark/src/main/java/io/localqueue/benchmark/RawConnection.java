@@ -29,9 +29,9 @@ final class RawConnection implements AutoCloseable {
     private static final String CLAIM = """
             UPDATE messages
                SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
-             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_claim
+             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                           ORDER BY available_at, id LIMIT ?5)
+                           ORDER BY available_at, lease_until, id LIMIT ?5)
             RETURNING id, receipt""";
 
     /** Acknowledges a delivery, fenced by its receipt and a live lease as the engine's ack is. */

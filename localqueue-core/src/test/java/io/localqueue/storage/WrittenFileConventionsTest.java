@@ -99,17 +99,15 @@ class WrittenFileConventionsTest extends QueueTestBase {
     }
 
     @Test
-    void messagesHasTheThreeReferenceIndexesAndTheClaimIndexOnly() throws SQLException {
+    void messagesHasExactlyTheThreeReferenceIndexes() throws SQLException {
         assertThat(indexList(file)).containsExactlyInAnyOrder(
                 index("idx_messages_job_id", 1, 1),
                 index("idx_messages_dedup_key", 1, 1),
-                index("idx_messages_queue_status", 0, 0),
-                index("idx_messages_claim", 0, 0));
+                index("idx_messages_queue_status", 0, 0));
         assertThat(indexColumns(file, "idx_messages_job_id")).containsExactly("queue", "job_id");
         assertThat(indexColumns(file, "idx_messages_dedup_key")).containsExactly("queue", "dedup_key");
         assertThat(indexColumns(file, "idx_messages_queue_status"))
                 .containsExactly("queue", "status", "available_at", "lease_until");
-        assertThat(indexColumns(file, "idx_messages_claim")).containsExactly("queue", "status", "available_at", "id");
         assertThat(whereClause(file, "idx_messages_job_id")).isEqualTo("WHERE job_id IS NOT NULL");
         assertThat(whereClause(file, "idx_messages_dedup_key")).isEqualTo("WHERE dedup_key IS NOT NULL");
     }

@@ -46,16 +46,17 @@ final class ClaimStatements {
             "SELECT EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND status = 1 AND lease_until <= ?2)";
 
     /**
-     * Leases the first due rows in claim order (due time, then id). The index walk stops after {@code LIMIT} rows
-     * and never visits rows that are not yet due, however many there are. Each row's headers come with it from one
+     * Leases the first due rows in claim order (due time, then id: a ready row's {@code lease_until} is NULL) from the
+     * reference index. The index walk stops after {@code LIMIT} rows and never visits rows that are not yet due,
+     * however many there are. Each row's headers come with it from one
      * rowid probe of {@code message_headers}, in the same statement.
      */
     static final String CLAIM = """
             UPDATE messages
                SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
-             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_claim
+             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                           ORDER BY available_at, id LIMIT ?5)
+                           ORDER BY available_at, lease_until, id LIMIT ?5)
             RETURNING id, payload, attempts, receipt, lease_until, available_at,
                       (SELECT headers FROM message_headers WHERE message_id = messages.id)""";
 

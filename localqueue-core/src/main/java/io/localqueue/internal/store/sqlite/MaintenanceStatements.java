@@ -30,10 +30,10 @@ final class MaintenanceStatements {
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
               FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
 
-    /** Walks the claim index, so a page costs its own rows and the offset, never a sort of the queue. */
-    private static final String LIST_READY = """
+    /** Walks the reference index in claim order, so a page costs its own rows and the offset, never a sort. */
+    static final String LIST_READY = """
             SELECT id, payload, attempts, available_at, created_at, last_error
-              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, id LIMIT ? OFFSET ?""";
+              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, lease_until, id LIMIT ? OFFSET ?""";
 
     private static final String IS_FAILED = "SELECT COUNT(*) FROM messages WHERE id = ? AND queue = ? AND status = 3";
 

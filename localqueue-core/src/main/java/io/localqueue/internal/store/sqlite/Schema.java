@@ -56,9 +56,15 @@ final class Schema {
     private static final List<String> INDEXES = List.of(
             "CREATE UNIQUE INDEX IF NOT EXISTS idx_messages_job_id ON messages(queue, job_id) WHERE job_id IS NOT NULL",
             "CREATE UNIQUE INDEX IF NOT EXISTS idx_messages_dedup_key ON messages(queue, dedup_key) WHERE dedup_key IS NOT NULL",
-            "CREATE INDEX IF NOT EXISTS idx_messages_queue_status ON messages(queue, status, available_at, lease_until)",
-            // Walks ready rows in claim order (due time, then id) without sorting, and skips rows not yet due.
-            "CREATE INDEX IF NOT EXISTS idx_messages_claim ON messages(queue, status, available_at, id)");
+            // Also walks ready rows in claim order without sorting: a ready row's lease_until is NULL, and every
+            // entry ends with the rowid, so (available_at, lease_until, id) is (due time, then id).
+            "CREATE INDEX IF NOT EXISTS idx_messages_queue_status ON messages(queue, status, available_at, lease_until)");
+
+    /**
+     * The claim index earlier versions of this library added; the reference index serves claims as well, so every
+     * open drops it and each write maintains one B-tree fewer.
+     */
+    private static final String DROP_CLAIM_INDEX = "DROP INDEX IF EXISTS idx_messages_claim";
 
     /**
      * Headers of the jobs put with some, one row per job, keyed by its message id and deleted with it (the Python
@@ -130,6 +136,7 @@ final class Schema {
             for (String index : INDEXES) {
                 statement.executeUpdate(index);
             }
+            statement.executeUpdate(DROP_CLAIM_INDEX);
             statement.executeUpdate(CREATE_MESSAGE_HEADERS);
         }
     }
@@ -141,9 +148,10 @@ final class Schema {
                 || !columns(connection).containsAll(ADDED_COLUMNS)) {
             return false;
         }
-        return names(connection, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'")
-                .containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key", "idx_messages_queue_status",
-                        "idx_messages_claim"));
+        Set<String> indexes = names(connection,
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'");
+        return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
+                "idx_messages_queue_status")) && !indexes.contains("idx_messages_claim");
     }
 
     private static int layoutVersion(Connection connection) throws SQLException {

@@ -6,6 +6,7 @@ import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.sqlite.SqliteConnector;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -38,10 +39,43 @@ class ClaimQueryPlanTest {
     }
 
     @Test
-    void claimWalksTheClaimIndexWithoutSorting() throws SQLException {
+    void claimWalksTheReferenceIndexWithoutSorting() throws SQLException {
         List<String> plan = plan(ClaimStatements.CLAIM, "r-", 1L, 1L, "q", 1);
 
-        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_claim"));
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_queue_status"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+    }
+
+    @Test
+    void claimStillWalksItWithoutSortingOverDelayedJobsAtTheHeadExpiredLeasesAndStatistics() throws SQLException {
+        long now = 1_000_000L;
+        try (Statement statement = session.connection().createStatement()) {
+            statement.executeUpdate("""
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+                    INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, created_at,
+                                          updated_at)
+                    SELECT 'q', x'7b7d', 0, 0, 4, %d + 3600000, %d, %d FROM n""".formatted(now, now, now));
+            statement.executeUpdate("""
+                    INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, lease_until,
+                                          receipt, created_at, updated_at)
+                    VALUES ('q', x'7b7d', 1, 1, 4, %d, %d, 'r-gone', %d, %d)""".formatted(now, now - 1, now, now));
+            statement.executeUpdate("""
+                    INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, created_at,
+                                          updated_at)
+                    VALUES ('q', x'7b7d', 0, 0, 4, %d, %d, %d)""".formatted(now - 5, now, now));
+            statement.executeUpdate("ANALYZE");
+        }
+
+        List<String> plan = plan(ClaimStatements.CLAIM, "r-", now + 30_000, now, "q", 10);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_queue_status"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+    }
+
+    @Test
+    void listingReadyJobsWalksTheReferenceIndexWithoutSorting() throws SQLException {
+        List<String> plan = plan(MaintenanceStatements.LIST_READY, "q", 10, 0);
+
         assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
     }
 
