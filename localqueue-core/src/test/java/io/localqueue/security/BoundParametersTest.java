@@ -38,6 +38,8 @@ class BoundParametersTest {
             Map.entry("Session.java: sql", "Session runs what the store's constants hand it"),
             Map.entry("DiagnosticsStatements.java: \"PRAGMA \" + name", "called with literal pragma names only"),
             Map.entry("LeaseStatements.java: sql", "one of the class's own constants"),
+            Map.entry("EnqueueStatements.java: INSERT_ROWS[size]",
+                    "multi-row inserts built once from literal text and row numbers; every value is bound"),
             Map.entry("MaintenanceStatements.java: PURGE + BusExecutionRows.notHeldByAnExecution(session",
                     "two constants: the purge and an optional constant clause"),
             Map.entry("IntegrityStatements.java: sql", "the class's own PRAGMA constants"),

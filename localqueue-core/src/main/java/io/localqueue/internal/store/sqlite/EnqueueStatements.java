@@ -4,7 +4,6 @@ import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.NewJob;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,6 +23,27 @@ final class EnqueueStatements {
 
     private static final String INSERT_RETURNING_ID = INSERT + " ON CONFLICT DO NOTHING RETURNING id";
 
+    /**
+     * The row counts of multi-row inserts, largest first: a batch goes in as few statements as these sizes add up
+     * to (100 rows: 64 + 32 + 4), and the number of distinct statements stays small.
+     */
+    private static final int[] ROWS_PER_INSERT = {512, 256, 128, 64, 32, 16, 8, 4, 2, 1};
+
+    /** One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget and time are bound once. */
+    private static final String[] INSERT_ROWS = new String[ROWS_PER_INSERT.length];
+
+    static {
+        for (int i = 0; i < ROWS_PER_INSERT.length; i++) {
+            StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, "
+                    + "max_attempts, available_at, job_id, created_at, updated_at) VALUES ");
+            for (int row = 0; row < ROWS_PER_INSERT[i]; row++) {
+                sql.append(row == 0 ? "" : ", ")
+                        .append("(?1, ?").append(row + 4).append(", 0, 0, ?2, ?3, NULL, ?3, ?3)");
+            }
+            INSERT_ROWS[i] = sql.append(" RETURNING id").toString();
+        }
+    }
+
     /** Keeps a new job's headers beside its row; a job without headers gets no row here. */
     private static final String INSERT_HEADERS = "INSERT INTO message_headers (message_id, headers) VALUES (?, ?)";
 
@@ -32,8 +52,6 @@ final class EnqueueStatements {
     /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
     private static final String COUNT_PENDING_UP_TO =
             "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE queue = ? AND status IN (0, 1) LIMIT ?)";
-
-    private static final String LAST_ID = "SELECT last_insert_rowid()";
 
     private EnqueueStatements() {
     }
@@ -100,28 +118,41 @@ final class EnqueueStatements {
     }
 
     /**
-     * Inserts jobs without job ids in one batch; inside the write transaction AUTOINCREMENT hands out consecutive
-     * ids, so the last one identifies them all.
+     * Inserts jobs without job ids in as few multi-row statements as {@link #ROWS_PER_INSERT} allows (one JNI step
+     * per row returned instead of a bind, step and reset per row inserted); inside the write transaction
+     * AUTOINCREMENT hands each statement's rows consecutive ids in the order of its values, so sorting what a
+     * statement returns gives the ids in input order.
      */
     private static List<Long> insertBatch(Session session, String queue, List<NewJob> jobs, int maxAttempts,
                                           long now) throws SQLException {
-        session.batch(INSERT, jobs.size(), (statement, index) -> {
-            statement.setString(1, queue);
-            statement.setBytes(2, jobs.get(index).payload());
-            statement.setInt(3, maxAttempts);
-            statement.setLong(4, now);
-            statement.setNull(5, Types.VARCHAR);
-            statement.setLong(6, now);
-            statement.setLong(7, now);
-        });
-        Long last = session.queryLong(LAST_ID, statement -> { });
-        if (last == null) {
-            throw new IllegalStateException("SQLite reported no last insert id after inserting into '" + queue + "'");
-        }
-        long first = last - jobs.size() + 1;
         List<Long> ids = new ArrayList<>(jobs.size());
-        for (int i = 0; i < jobs.size(); i++) {
-            ids.add(first + i);
+        int next = 0;
+        for (int size = 0; size < ROWS_PER_INSERT.length; size++) {
+            int rows = ROWS_PER_INSERT[size];
+            while (jobs.size() - next >= rows) {
+                int first = next;
+                List<Long> inserted = session.query(INSERT_ROWS[size], statement -> {
+                    statement.setString(1, queue);
+                    statement.setInt(2, maxAttempts);
+                    statement.setLong(3, now);
+                    for (int row = 0; row < rows; row++) {
+                        statement.setBytes(row + 4, jobs.get(first + row).payload());
+                    }
+                }, returned -> {
+                    List<Long> chunk = new ArrayList<>(rows);
+                    while (returned.next()) {
+                        chunk.add(returned.getLong(1));
+                    }
+                    return chunk;
+                });
+                if (inserted.size() != rows) {
+                    throw new IllegalStateException("inserting " + rows + " jobs into '" + queue + "' returned "
+                            + inserted.size() + " ids");
+                }
+                inserted.sort(null);
+                ids.addAll(inserted);
+                next += rows;
+            }
         }
         return ids;
     }
