@@ -8,14 +8,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.sqlite.SQLiteConfig;
 
 /**
  * One plain JDBC connection to a localqueue file for the raw baseline: WAL, {@code synchronous} per durability
  * mode, a 5-second busy timeout, autocommit with explicit {@code BEGIN IMMEDIATE} / {@code COMMIT}, and the minimal
- * statements for each step of a job's life, written against the engine's table and its claim index. Not
+ * statements for each step of a job's life, written against the engine's table and the reference index set. Not
  * thread-safe: one per thread.
  */
 final class RawConnection implements AutoCloseable {
@@ -57,6 +59,8 @@ final class RawConnection implements AutoCloseable {
     private final PreparedStatement claim;
     private final PreparedStatement ack;
     private final String queue;
+    /** One multi-row insert per batch size used, prepared on first use. */
+    private final Map<Integer, PreparedStatement> insertRows = new HashMap<>();
 
     private RawConnection(Connection connection, String queue) throws SQLException {
         this.connection = connection;
@@ -114,18 +118,31 @@ final class RawConnection implements AutoCloseable {
     }
 
     /**
-     * Inserts {@code rows} rows with one {@code executeBatch}.
+     * Inserts {@code rows} rows with one multi-row {@code INSERT … VALUES (…), (…)}, the fewest steps SQLite can
+     * take for them: queue, budget and time bound once, each payload once.
      *
      * @param payload the payload bytes of every row
-     * @param rows how many rows
+     * @param rows how many rows, at most 32,000
      */
     void insertBatch(byte[] payload, int rows) throws SQLException {
-        long now = System.currentTimeMillis();
-        for (int i = 0; i < rows; i++) {
-            bindInsert(payload, now);
-            insert.addBatch();
+        PreparedStatement statement = insertRows.get(rows);
+        if (statement == null) {
+            StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, "
+                    + "max_attempts, available_at, job_id, created_at, updated_at) VALUES ");
+            for (int row = 0; row < rows; row++) {
+                sql.append(row == 0 ? "" : ", ").append("(?1, ?").append(row + 4)
+                        .append(", 0, 0, ?2, ?3, NULL, ?3, ?3)");
+            }
+            statement = connection.prepareStatement(sql.toString());
+            insertRows.put(rows, statement);
         }
-        insert.executeBatch();
+        statement.setString(1, queue);
+        statement.setInt(2, MAX_ATTEMPTS);
+        statement.setLong(3, System.currentTimeMillis());
+        for (int row = 0; row < rows; row++) {
+            statement.setBytes(row + 4, payload);
+        }
+        statement.executeUpdate();
     }
 
     /**
