@@ -6,7 +6,9 @@ import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -557,7 +559,7 @@ public final class Worker<T> implements AutoCloseable {
 
     /** Runs the batch handler, then settles each job by its share of the result. */
     private void processBatch(List<Job<T>> jobs) {
-        Batches<T> batch = java.util.Objects.requireNonNull(batches);
+        Batches<T> batch = Objects.requireNonNull(batches);
         active.addAndGet(jobs.size());
         List<Heartbeats.Beat> beats = new ArrayList<>(jobs.size());
         for (Job<T> job : jobs) {
@@ -567,7 +569,7 @@ public final class Worker<T> implements AutoCloseable {
         Throwable error = null;
         boolean[] leaseLost = new boolean[jobs.size()];
         try {
-            batch.handler().handle(java.util.Collections.unmodifiableList(jobs));
+            batch.handler().handle(Collections.unmodifiableList(jobs));
         } catch (Throwable thrown) {
             error = thrown;
         } finally {
@@ -585,7 +587,7 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     private JobHandler<T> requireHandler() {
-        return java.util.Objects.requireNonNull(handler);
+        return Objects.requireNonNull(handler);
     }
 
     /** Hands one job's outcome to the engine, unless its handler settled it or its lease was lost meanwhile. */

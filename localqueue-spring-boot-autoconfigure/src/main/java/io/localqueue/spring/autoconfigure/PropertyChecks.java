@@ -24,4 +24,12 @@ final class PropertyChecks {
             throw new InvalidConfigurationPropertyValueException(property, value, refused.getMessage());
         }
     }
+
+    /** Applies a value the way {@link #apply} does, for a setter that returns nothing. */
+    static void set(String property, @Nullable Object value, Runnable setter) {
+        apply(property, value, () -> {
+            setter.run();
+            return null;
+        });
+    }
 }

@@ -45,27 +45,19 @@ public final class QueueListenerContainerFactoryConfigurer {
      * @param factory the factory to configure
      */
     public void configure(DefaultQueueListenerContainerFactory factory) {
-        PropertyChecks.apply("localqueue.listener.concurrency", listener.getConcurrency(), () -> {
-            factory.setConcurrency(listener.getConcurrency());
-            return null;
-        });
-        PropertyChecks.apply("localqueue.listener.poll-interval", listener.getPollInterval(), () -> {
-            factory.setPollInterval(listener.getPollInterval());
-            return null;
-        });
+        PropertyChecks.set("localqueue.listener.concurrency", listener.getConcurrency(),
+                () -> factory.setConcurrency(listener.getConcurrency()));
+        PropertyChecks.set("localqueue.listener.poll-interval", listener.getPollInterval(),
+                () -> factory.setPollInterval(listener.getPollInterval()));
         factory.setHeartbeatInterval(listener.getHeartbeatInterval());
         factory.setAutoStartup(listener.isAutoStartup());
         Duration shutdownTimeout = listener.getShutdownTimeout();
         factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
         factory.setAckMode(listener.getAckMode());
-        PropertyChecks.apply("localqueue.listener.batch-size", listener.getBatchSize(), () -> {
-            factory.setBatchSize(listener.getBatchSize());
-            return null;
-        });
-        PropertyChecks.apply("localqueue.listener.batch-wait", listener.getBatchWait(), () -> {
-            factory.setBatchWait(listener.getBatchWait());
-            return null;
-        });
+        PropertyChecks.set("localqueue.listener.batch-size", listener.getBatchSize(),
+                () -> factory.setBatchSize(listener.getBatchSize()));
+        PropertyChecks.set("localqueue.listener.batch-wait", listener.getBatchWait(),
+                () -> factory.setBatchWait(listener.getBatchWait()));
         factory.setObserver(observer);
         factory.setTaskExecutor(taskExecutor);
         factory.setErrorHandler(errorHandler);

@@ -9,9 +9,9 @@ import java.util.Map;
  * The context of one delivery a {@code @QueueListener} handles. On the first delivery ({@code attempts() == 0}) its
  * carrier holds every header stored with the job, so that a tracing bridge makes the producer's span the parent of
  * the handler's; on a redelivery the trace-context headers are withheld (baggage stays), so that the handler's span
- * starts a trace of its own, which a tracing handler links to the producer's span through
- * {@link #getProducerHeaders()}, as the OpenTelemetry messaging conventions ask. A batch listener's batch is one
- * delivery of all its jobs: never a child of any producer, linked to each of them ({@link #getLinkedProducers()}).
+ * starts a trace of its own, which a tracing handler links to the producer's span, as the OpenTelemetry messaging
+ * conventions ask. A batch listener's batch is one delivery of all its jobs: never a child of any producer, linked
+ * to each of them. {@link #getLinkedProducers()} names the producers to link in both cases.
  *
  * @since 0.1.0
  */
@@ -131,15 +131,5 @@ public class JobReceiverContext extends ReceiverContext<Map<String, String>> {
             return batch.stream().map(Job::headers).toList();
         }
         return isRedelivery() ? List.of(job.headers()) : List.of();
-    }
-
-    /**
-     * Returns every header stored with the job, the producer's trace context included even on a redelivery.
-     *
-     * @return the headers, empty for a job put without any
-     * @since 0.1.0
-     */
-    public Map<String, String> getProducerHeaders() {
-        return job.headers();
     }
 }

@@ -2,6 +2,7 @@ package io.localqueue.spring.observation;
 
 import io.localqueue.Job;
 import io.localqueue.JobHandler;
+import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -26,8 +27,13 @@ final class ObservedJobHandler<T> implements JobHandler<T> {
 
     @Override
     public void handle(Job<T> job) throws Exception {
+        observe(registry, convention, new JobReceiverContext(job, listenerId), () -> handler.handle(job));
+    }
+
+    /** Runs {@code work} in scope of a listener observation of {@code context}, recording what it throws. */
+    static void observe(ObservationRegistry registry, @Nullable QueueListenerObservationConvention convention,
+                        JobReceiverContext context, Observation.CheckedRunnable<Exception> work) throws Exception {
         QueueListenerObservation.LISTENER.observation(convention, DefaultQueueListenerObservationConvention.INSTANCE,
-                        () -> new JobReceiverContext(job, listenerId), registry)
-                .observeChecked(() -> handler.handle(job));
+                () -> context, registry).observeChecked(work);
     }
 }

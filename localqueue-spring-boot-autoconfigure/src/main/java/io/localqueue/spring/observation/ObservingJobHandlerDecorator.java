@@ -39,9 +39,7 @@ public class ObservingJobHandlerDecorator implements JobHandlerDecorator {
 
     @Override
     public <T> BatchJobHandler<T> decorateBatch(QueueListenerEndpoint endpoint, BatchJobHandler<T> handler) {
-        return jobs -> QueueListenerObservation.LISTENER.observation(convention,
-                        DefaultQueueListenerObservationConvention.INSTANCE,
-                        () -> new JobReceiverContext(jobs, endpoint.id()), registry)
-                .observeChecked(() -> handler.handle(jobs));
+        return jobs -> ObservedJobHandler.observe(registry, convention, new JobReceiverContext(jobs, endpoint.id()),
+                () -> handler.handle(jobs));
     }
 }
