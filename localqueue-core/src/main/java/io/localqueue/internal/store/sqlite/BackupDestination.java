@@ -145,7 +145,8 @@ final class BackupDestination implements AutoCloseable {
      * Locks {@code channel}, opened on the directory's lock file when a first look found a dead backup's leftovers,
      * and clears them; or returns null, touching nothing, when another backup holds the lock, when the file locked
      * is one its holder unlinked in the meantime, or when the directory no longer holds only leftovers (the backup
-     * that left them finished or cleared them between the first look and the lock).
+     * that left them finished or cleared them between the first look and the lock; the lock file, which no live
+     * backup holds then, is removed).
      */
     static @Nullable BackupDestination takeOver(Path target, FileChannel channel) throws IOException {
         if (tryLock(channel) == null || !holdsTheLockFile(channel, target.resolve(LOCK_NAME))) {
@@ -153,6 +154,9 @@ final class BackupDestination implements AutoCloseable {
         }
         List<Path> leftovers = leftoversOfADeadBackup(target);
         if (leftovers == null) {
+            // The lock file under this lock is the directory's own and no live backup holds it: when opening it
+            // created it, after its owner unlinked the old one, it would otherwise stay beside the finished backup.
+            Files.deleteIfExists(target.resolve(LOCK_NAME));
             return null;
         }
         for (Path leftover : leftovers) {

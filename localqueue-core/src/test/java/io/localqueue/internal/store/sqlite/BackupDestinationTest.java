@@ -85,6 +85,19 @@ class BackupDestinationTest {
         waiting.close();
     }
 
+    @Test
+    void aLockFileOpenedAfterItsOwnerFinishedIsNotLeftBehind() throws Exception {
+        Files.writeString(target.resolve(STAGED), "the copy", UTF_8);
+        // the first look saw the staged copy; before the lock file was opened, the owner renamed its verified copy
+        // into place and unlinked its lock file, so opening it created a new one
+        Files.move(target.resolve(STAGED), target.resolve(LocalQueueDatabase.FILE_NAME));
+        FileChannel channel = openLockFile();
+
+        assertThat(BackupDestination.takeOver(target, channel)).isNull();
+        channel.close();
+        assertThat(names()).containsExactly(LocalQueueDatabase.FILE_NAME);
+    }
+
     private FileChannel openLockFile() throws Exception {
         return FileChannel.open(target.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
