@@ -80,6 +80,16 @@ record ChildSettings(Map<String, String> values) {
     }
 
     /**
+     * Opens the queue beside the measured one on which every producer and consumer of a mix warms up together, so
+     * the paths across processes (wake-ups, turns, contention) are compiled before the measurement.
+     *
+     * @return the queue
+     */
+    SimpleQueue<BenchMessage> openSharedWarmupQueue() {
+        return RunContext.openQueue(directory(), queue() + "-warmup", mode());
+    }
+
+    /**
      * Opens a private queue beside the measured one, named after it, {@code role} and this child's {@code id}.
      *
      * @param role a short tag such as {@code warmup-p}

@@ -4,6 +4,7 @@ import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A consumer process: warms a {@link Worker} up on a queue of its own, prints {@code READY}, on {@code GO} starts a
@@ -19,12 +20,15 @@ final class ConsumerChild {
     private ConsumerChild() {
     }
 
+    /** How often the warm-up looks whether all warm-up jobs were acknowledged; outside any measured region. */
+    private static final long WARMUP_POLL_MILLIS = 20;
+
     static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
         int concurrency = (int) settings.number("concurrency");
         Path logFile = Path.of(settings.text("log"));
         try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
-            try (SimpleQueue<BenchMessage> warm = settings.openPrivateQueue("warmup-c")) {
-                warmUp(warm, concurrency, (int) settings.number("warmup"));
+            try (SimpleQueue<BenchMessage> warm = settings.openSharedWarmupQueue()) {
+                warmUp(warm, concurrency, settings.number("warmupTotal"));
             }
             AckLog log = new AckLog();
             Worker<BenchMessage> worker = Worker.builder(queue, job -> { })
@@ -43,19 +47,22 @@ final class ConsumerChild {
         }
     }
 
-    /** Puts {@code jobs} jobs on a private queue and lets a worker like the measured one drain it. */
-    private static void warmUp(SimpleQueue<BenchMessage> warm, int concurrency, int jobs) throws Exception {
-        RunContext.preload(warm, jobs);
-        AckLedger ledger = new AckLedger(jobs);
-        Worker<BenchMessage> worker = Worker.builder(warm, job -> { })
-                .concurrency(concurrency)
-                .observer(new AckObserver(ledger::record))
-                .build();
+    /**
+     * Runs a worker like the measured one on the mix's shared warm-up queue until the producers' warm-up jobs are all
+     * acknowledged, by this consumer or the others, so every path the measurement takes, across processes too, is
+     * compiled before it starts.
+     */
+    private static void warmUp(SimpleQueue<BenchMessage> warm, int concurrency, long total) throws Exception {
+        Worker<BenchMessage> worker = Worker.builder(warm, job -> { }).concurrency(concurrency).build();
         worker.start();
         try {
-            if (!ledger.awaitAcknowledged(jobs, 600)) {
-                throw new IllegalStateException("warm-up acknowledged only " + ledger.acknowledged() + " of "
-                        + jobs);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+            while (warm.stats().acked() < total) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("warm-up acknowledged only " + warm.stats().acked() + " of "
+                            + total);
+                }
+                Thread.sleep(WARMUP_POLL_MILLIS);
             }
         } finally {
             worker.stop(STOP_TIMEOUT);

@@ -73,8 +73,8 @@ public final class MultiprocessScenario extends PerModeScenario {
                 logs.add(log);
                 consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
                         "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
-                        "concurrency=" + profile.consumerConcurrency(), "warmup=" + profile.warmupOperations(),
-                        "log=" + log)));
+                        "concurrency=" + profile.consumerConcurrency(),
+                        "warmupTotal=" + (long) mix.producers() * profile.warmupOperations(), "log=" + log)));
             }
             List<ChildProcess> all = new ArrayList<>(producers);
             all.addAll(consumers);

@@ -21,7 +21,7 @@ final class ProducerChild {
         long warmup = settings.number("warmup");
         long budgetNanos = TimeUnit.MILLISECONDS.toNanos(settings.number("millis"));
         try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
-            try (SimpleQueue<BenchMessage> warm = settings.openPrivateQueue("warmup-p")) {
+            try (SimpleQueue<BenchMessage> warm = settings.openSharedWarmupQueue()) {
                 for (int i = 0; i < warmup; i++) {
                     warm.put(BenchMessage.of(i, System.nanoTime()));
                 }

@@ -103,13 +103,13 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     }
 
     /**
-     * Producers and consumers in separate JVMs: 1P/1C, 4P/1C, 1P/4C and 4P/4C.
+     * Producers and consumers in separate JVMs: 1P/1C, 1P/2C, 1P/4C, 4P/1C and 4P/4C.
      *
      * @return the profile
      */
     public static Profile multiprocess() {
-        return new Profile("multiprocess", false, 2_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
-                0, Duration.ZERO, List.of(new Mix(1, 1), new Mix(4, 1), new Mix(1, 4), new Mix(4, 4)), 20_000, 4,
+        return new Profile("multiprocess", false, 10_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
+                0, Duration.ZERO, List.of(new Mix(1, 1), new Mix(1, 2), new Mix(1, 4), new Mix(4, 1), new Mix(4, 4)), 20_000, 4,
                 1, Duration.ofSeconds(3), Duration.ofSeconds(30));
     }
 

@@ -9,6 +9,7 @@ import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
+import io.localqueue.Worker;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -22,6 +23,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -47,7 +49,11 @@ final class QueueChild {
     static final String RELEASED = "RELEASED";
     static final String OPENED = "OPENED";
 
+    static final String STOP = "STOP";
+    static final String HANDLED = "HANDLED";
+
     static final String CONSUME = "consume";
+    static final String WORK = "work";
     static final String PUT_WITH_JOB_ID = "put-with-job-id";
     static final String PUT_MANY_WITH_JOB_IDS = "put-many-with-job-ids";
     static final String PUT_ONCE_AGAINST_LIMIT = "put-once-against-limit";
@@ -75,6 +81,7 @@ final class QueueChild {
         String mode = args[0];
         switch (mode) {
             case CONSUME -> consume(Path.of(args[1]));
+            case WORK -> work(Path.of(args[1]), Integer.parseInt(args[2]));
             case PUT_WITH_JOB_ID -> putWithJobId(Path.of(args[1]), args[2]);
             case PUT_MANY_WITH_JOB_IDS -> putManyWithJobIds(Path.of(args[1]), Integer.parseInt(args[2]));
             case PUT_ONCE_AGAINST_LIMIT -> putOnceAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]));
@@ -108,6 +115,25 @@ final class QueueChild {
                 count++;
             }
             protocol.print(DONE, count);
+        }
+    }
+
+    /**
+     * Runs a worker with {@code concurrency} threads and a handler that returns at once, until told STOP; prints
+     * HANDLED id for each job, then DONE count.
+     */
+    private void work(Path directory, int concurrency) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            AtomicInteger handled = new AtomicInteger();
+            Worker<Object> worker = Worker.builder(queue, job -> {
+                protocol.print(HANDLED, job.id());
+                handled.incrementAndGet();
+            }).concurrency(concurrency).build();
+            protocol.ready();
+            worker.start();
+            protocol.await(STOP);
+            worker.stop(Duration.ofSeconds(30));
+            protocol.print(DONE, handled.get());
         }
     }
 

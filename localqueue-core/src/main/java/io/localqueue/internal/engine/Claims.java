@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * The claims of one queue: a read decides whether a claim is worth the write lock, a claim transaction leases the
  * due jobs (reclaiming expired leases first when one may have expired), and a call with time left sleeps until the
  * queue changes or the next job falls due. Consumers racing for one new job stop at the read instead of queueing for
- * the lock only to find nothing.
+ * the lock only to find nothing; blocking claims also take this process's turn first, so the processes consuming a
+ * queue wait one at a time instead of every one of them waking on every commit.
  */
 final class Claims {
 
@@ -40,6 +41,7 @@ final class Claims {
     private final Runnable ensureOpen;
     private final Consumer<List<ExpiredLease>> reclaimed;
     private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
+    private final ClaimTurnWaits turns;
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
 
@@ -53,6 +55,7 @@ final class Claims {
         this.waits = waits;
         this.ensureOpen = ensureOpen;
         this.reclaimed = reclaimed;
+        this.turns = new ClaimTurnWaits(queue, store.claimTurn(queue), ClaimTurnWaits.STUCK_TURN_NANOS);
     }
 
     /**
@@ -63,8 +66,23 @@ final class Claims {
      * @throws QueueEmptyException for a zero timeout that found the write lock taken
      */
     List<ClaimedRow> claim(long timeoutNanos, int limit, BooleanSupplier cancelled) {
-        boolean nowait = timeoutNanos == 0;
+        if (timeoutNanos == 0) {
+            return claimInTurn(0, Deadline.after(0), limit, cancelled);
+        }
         Deadline deadline = Deadline.after(timeoutNanos);
+        ClaimTurnWaits.Entry entry = turns.enter(deadline, cancelled);
+        if (entry == ClaimTurnWaits.Entry.MISSED) {
+            return List.of();
+        }
+        try {
+            return claimInTurn(timeoutNanos, deadline, limit, cancelled);
+        } finally {
+            turns.exit(entry);
+        }
+    }
+
+    private List<ClaimedRow> claimInTurn(long timeoutNanos, Deadline deadline, int limit, BooleanSupplier cancelled) {
+        boolean nowait = timeoutNanos == 0;
         Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, deadline.remainingNanos());
         boolean contended = false;
         while (!cancelled.getAsBoolean()) {
@@ -140,4 +158,5 @@ final class Claims {
         lastClaimFound = !claim.rows().isEmpty();
         return claim.rows();
     }
+
 }

@@ -51,6 +51,16 @@ public interface QueueStore extends AutoCloseable {
     <R> R writeWithin(Connection connection, StoreWork<R> work);
 
     /**
+     * Returns this process's turn to make blocking claims from a queue; the same object for every call with one queue.
+     *
+     * @param queue the queue
+     * @return the turn; {@link ClaimTurn#ALWAYS} for a store whose claims need no order
+     */
+    default ClaimTurn claimTurn(String queue) {
+        return ClaimTurn.ALWAYS;
+    }
+
+    /**
      * Reads when a queue next has something to claim, without taking the write lock.
      *
      * @param queue the queue

@@ -23,8 +23,12 @@ public final class Wakeups implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Wakeups.class);
 
-    /** How long the watch keeps going after the last waiter left. */
-    static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long the watch keeps going after the last waiter left: enough to bridge one claim to the next, short
+     * enough that a consumer process whose claimers sleep while another process holds the queue's turn stops
+     * reading other processes' commits.
+     */
+    static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private static final long RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 

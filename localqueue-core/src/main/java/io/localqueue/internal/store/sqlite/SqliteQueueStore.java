@@ -15,6 +15,7 @@ import io.localqueue.internal.sqlite.SqliteConnector;
 import io.localqueue.internal.sqlite.SqliteErrors;
 import io.localqueue.internal.sqlite.Writer;
 import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimTurn;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
@@ -49,6 +50,7 @@ public final class SqliteQueueStore implements QueueStore {
     private final Writer writer;
     private final ReaderPool readers;
     private final Wakeups wakeups;
+    private final ClaimTurns claimTurns;
     private volatile boolean closed;
 
     private SqliteQueueStore(Path directory, SqliteConnector connector, String sqliteVersion, Writer writer) {
@@ -59,6 +61,7 @@ public final class SqliteQueueStore implements QueueStore {
         this.readers = new ReaderPool(connector, READERS);
         this.wakeups = new Wakeups(String.valueOf(directory.getFileName()),
                 new DataVersionWatch(connector.dataSource(), directory, FILE_NAME));
+        this.claimTurns = new ClaimTurns(file);
     }
 
     /**
@@ -196,6 +199,11 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public ClaimTurn claimTurn(String queue) {
+        return claimTurns.turn(queue);
+    }
+
+    @Override
     public Wakeups wakeups() {
         return wakeups;
     }
@@ -222,6 +230,7 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public void close() {
         closed = true;
+        claimTurns.close();
         wakeups.close();
         writer.close();
         readers.close();

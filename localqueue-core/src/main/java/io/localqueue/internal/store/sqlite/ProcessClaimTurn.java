@@ -1,0 +1,229 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.internal.store.ClaimTurn;
+import java.io.IOException;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One queue's claim turn in this process. A daemon thread waits for the operating-system lock whenever a claimer of
+ * this process wants the turn (a wait that needs no timeout, so nothing interrupts it) and offers the turn to this
+ * process's claimers one at a time. It lets go when no claimer here takes the offer within a moment (all its
+ * threads are busy), and after a claim that ends its quantum while another process waits; then it waits a moment
+ * before asking again, so that the waiting process, which the operating system woke but did not hand the lock to,
+ * gets it first.
+ */
+final class ProcessClaimTurn implements ClaimTurn {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessClaimTurn.class);
+
+    /** How long a process that let the turn go to a waiting one stays out of the line before asking again. */
+    static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * How long a process keeps claiming in one turn while others wait: long enough that handing the turn over is
+     * rare next to the claims made in it, short enough that the processes take turns many times a second.
+     */
+    static final long QUANTUM_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * How long the turn stays on offer after a claim when no claimer of this process asks at once: a worker's next
+     * claim comes from another of its threads a moment after the last one returned.
+     */
+    static final long GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** The longest a waiting claimer sleeps before it looks at its cancellation again. */
+    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final FileChannel channel;
+    private final long position;
+    private final String name;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Claimers of this process waiting in {@link #enter}. */
+    private int wanting;
+    /** The process holds the turn and no claimer of it uses it: the next one may. */
+    private boolean offered;
+    /** A claimer of this process uses the turn. */
+    private boolean inUse;
+    /** The turn cannot be had (closed, or its file unusable): every claimer goes ahead. */
+    private boolean open = true;
+    private long yieldedAt;
+    private boolean yielded;
+
+    private ProcessClaimTurn(FileChannel channel, long position, String name) {
+        this.channel = channel;
+        this.position = position;
+        this.name = name;
+    }
+
+    static ProcessClaimTurn start(FileChannel channel, long position, String name) {
+        ProcessClaimTurn turn = new ProcessClaimTurn(channel, position, name);
+        Thread thread = new Thread(turn::run, "localqueue-claim-turn-" + name);
+        thread.setDaemon(true);
+        thread.start();
+        return turn;
+    }
+
+    @Override
+    public boolean enter(long waitNanos, BooleanSupplier cancelled) throws InterruptedException {
+        long deadline = System.nanoTime() + waitNanos;
+        lock.lock();
+        try {
+            wanting++;
+            changed.signalAll();
+            try {
+                while (open && !offered) {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0 || cancelled.getAsBoolean()) {
+                        return false;
+                    }
+                    changed.awaitNanos(Math.min(remaining, SLICE_NANOS));
+                }
+                if (open) {
+                    offered = false;
+                    inUse = true;
+                }
+                return true;
+            } finally {
+                wanting--;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void exit() {
+        lock.lock();
+        try {
+            if (inUse) {
+                inUse = false;
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the turn for good: waiting and later claimers go ahead without it. */
+    void close() {
+        lock.lock();
+        try {
+            open = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        try {
+            while (awaitWanted()) {
+                stayOutAfterYielding();
+                FileLock turn = acquire();
+                try {
+                    serve();
+                } finally {
+                    turn.release();
+                }
+            }
+        } catch (AsynchronousCloseException closed) {
+            // the store closed its side file
+        } catch (IOException | OverlappingFileLockException unusable) {
+            log.warn("Consumers of queue {} claim without taking turns: {}", name, unusable.toString());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } finally {
+            close();
+        }
+    }
+
+    /** Sleeps until a claimer of this process wants the turn; false once the turn closed. */
+    private boolean awaitWanted() throws InterruptedException {
+        lock.lock();
+        try {
+            while (open && wanting == 0) {
+                changed.await();
+            }
+            return open;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void stayOutAfterYielding() {
+        if (yielded) {
+            yielded = false;
+            long left = yieldedAt + YIELD_NANOS - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(left);
+            }
+        }
+    }
+
+    /** Takes the turn, holding the waiters' byte shared meanwhile so the holder sees that this process waits. */
+    private FileLock acquire() throws IOException {
+        FileLock waiting = channel.lock(position + 1, 1, true);
+        try {
+            return channel.lock(position, 1, false);
+        } finally {
+            waiting.release();
+        }
+    }
+
+    /**
+     * Offers the held turn to this process's claimers, one claim at a time, and returns when it should go: nobody
+     * here took the offer within a moment, or a claim ended its quantum while another process waits.
+     */
+    private void serve() throws IOException, InterruptedException {
+        long takenAt = System.nanoTime();
+        lock.lock();
+        try {
+            long offeredAt = offer();
+            while (open) {
+                if (offered && wanting == 0) {
+                    long left = offeredAt + GRACE_NANOS - System.nanoTime();
+                    if (left <= 0) {
+                        break; // all of this process's claimers are busy, or gave up waiting
+                    }
+                    changed.awaitNanos(left);
+                } else if (offered || inUse) {
+                    changed.await();
+                } else if (System.nanoTime() - takenAt >= QUANTUM_NANOS && anotherProcessWaits()) {
+                    yielded = true;
+                    yieldedAt = System.nanoTime();
+                    break;
+                } else {
+                    offeredAt = offer();
+                }
+            }
+            offered = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long offer() {
+        offered = true;
+        changed.signalAll();
+        return System.nanoTime();
+    }
+
+    /** Whether another process holds the waiters' byte, that is waits for this turn. */
+    private boolean anotherProcessWaits() throws IOException {
+        @Nullable FileLock probe = channel.tryLock(position + 1, 1, false);
+        if (probe == null) {
+            return true;
+        }
+        probe.release();
+        return false;
+    }
+}
