@@ -420,8 +420,8 @@ public final class QueueEngine {
      */
     public QueueDiagnostics diagnostics(String serializerIdentity) {
         ensureOpen();
-        return store.diagnostics(new QueueProfile(queue, serializerIdentity, delivery, durability, maxPendingJobs),
-                clock);
+        return store.snapshot(queue, clock)
+                .describe(new QueueProfile(queue, serializerIdentity, delivery, durability, maxPendingJobs));
     }
 
     /**

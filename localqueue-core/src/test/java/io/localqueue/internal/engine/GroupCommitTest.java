@@ -11,13 +11,12 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.JobOutcome;
 import io.localqueue.LocalQueueException;
-import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
-import io.localqueue.internal.store.QueueProfile;
+import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
@@ -262,8 +261,8 @@ class GroupCommitTest {
         }
 
         @Override
-        public QueueDiagnostics diagnostics(QueueProfile profile, Clock clock) {
-            return target.diagnostics(profile, clock);
+        public QueueSnapshot snapshot(String queue, Clock clock) {
+            return target.snapshot(queue, clock);
         }
 
         @Override
