@@ -411,7 +411,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Counts this queue's jobs by state in one snapshot, without reclaiming anything.
+     * Counts this queue's jobs by state in one snapshot, without reclaiming anything; the count steps through every
+     * job of the queue (about 50 ms for a million), so frequent readers use {@link #stats(Duration)}.
      *
      * @return the counts
      */
@@ -420,13 +421,56 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
+     * Returns the counts of this queue's last snapshot while it is younger than {@code maxAge}; an older one is
+     * returned at once while one recount runs in the background for later calls, and without any snapshot yet the
+     * count runs on the calling thread.
+     *
+     * <p>For readers that ask often, such as health checks and metrics. The snapshot is the one
+     * {@link #diagnostics(Duration)} describes, shared by every queue object of this queue on the same database in
+     * this JVM; {@link #diagnostics()} refreshes it too. A call gets figures younger than {@code maxAge}, except the
+     * call that finds them older and the calls made while the recount it started runs, which get the older ones: a
+     * reader asking at least every {@code maxAge} sees figures at most twice {@code maxAge} plus one count's
+     * duration old, and after a longer pause the first call gets the figures from before it. Ages are read on this
+     * queue's clock. The recount runs on a daemon thread of the database, which stops once the last queue and handle
+     * on the database are closed; a recount that fails keeps the old figures, and the next call tries again.
+     * {@link #stats()} is the exact count.
+     *
+     * @param maxAge how old the figures may be before a recount starts; positive
+     * @return the counts
+     * @throws IllegalArgumentException when {@code maxAge} is null, under one millisecond, zero or negative
+     * @since 0.1.0
+     */
+    public QueueStats stats(Duration maxAge) {
+        return engine.stats(Durations.requirePositiveMillis(maxAge, "maxAge"));
+    }
+
+    /**
      * Reports this queue's counts, ages and file facts from one consistent read snapshot; it never reclaims,
-     * checkpoints or writes, so expired leases still count as processing until something reclaims them.
+     * checkpoints or writes, so expired leases still count as processing until something reclaims them. The read
+     * holds one count of the queue's jobs, so frequent readers use {@link #diagnostics(Duration)}, whose snapshot
+     * this call refreshes.
      *
      * @return the snapshot
      */
     public QueueDiagnostics diagnostics() {
         return engine.diagnostics(serializer.identity());
+    }
+
+    /**
+     * Describes this queue's last snapshot while it is younger than {@code maxAge}, with this queue object's
+     * settings; an older one is described at once while one recount runs in the background for later calls, and
+     * without any snapshot yet the count runs on the calling thread.
+     *
+     * <p>{@link QueueDiagnostics#observedAt()} says when the snapshot was taken, and its ages are measured at that
+     * moment. How old the figures may be, and what shares the snapshot, is as for {@link #stats(Duration)}.
+     *
+     * @param maxAge how old the figures may be before a recount starts; positive
+     * @return the snapshot
+     * @throws IllegalArgumentException when {@code maxAge} is null, under one millisecond, zero or negative
+     * @since 0.1.0
+     */
+    public QueueDiagnostics diagnostics(Duration maxAge) {
+        return engine.diagnostics(serializer.identity(), Durations.requirePositiveMillis(maxAge, "maxAge"));
     }
 
     /**

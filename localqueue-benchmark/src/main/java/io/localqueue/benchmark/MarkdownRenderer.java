@@ -22,6 +22,7 @@ public final class MarkdownRenderer {
             PutScenario.GROUP, "Single operations",
             WorkerPipelineScenario.GROUP, "Pipelines",
             BacklogScenario.GROUP, "Backlog",
+            ObservationScenario.GROUP, "Observation costs",
             WakeupScenario.GROUP, "Wake-up latency",
             IdleWorkerCpuScenario.GROUP, "Idle worker CPU",
             MultiprocessScenario.GROUP, "Multiple processes",
@@ -52,6 +53,8 @@ public final class MarkdownRenderer {
                 wakeupTable(group.getValue(), out);
             } else if (group.getKey().equals(IdleWorkerCpuScenario.GROUP)) {
                 idleTable(group.getValue(), out);
+            } else if (group.getKey().equals(ObservationScenario.GROUP)) {
+                observationTable(group.getValue(), out);
             } else {
                 failureTable(group.getValue(), out);
             }
@@ -121,6 +124,20 @@ public final class MarkdownRenderer {
                     .append(latencyCells(result))
                     .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
                     .append(" | ").append(fromStart)
+                    .append(" | ").append(valid(result)).append(" |\n");
+        }
+        latencyLegend(results, out);
+    }
+
+    private static void observationTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Read | Calls | p50 (median) | p95 | p99 | max | Valid |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---|\n");
+        for (ScenarioResult result : results) {
+            Percentiles latency = result.latency();
+            out.append("| ").append(result.scenario())
+                    .append(" | ").append(Format.grouped(result.operations()))
+                    .append(latencyCells(result))
+                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
                     .append(" | ").append(valid(result)).append(" |\n");
         }
         latencyLegend(results, out);

@@ -32,6 +32,7 @@ final class Scenarios {
             }
             all.add(new ListenerPipelineScenario(profile.listenerConcurrency()));
             all.add(new BacklogScenario());
+            all.add(new ObservationScenario());
             all.add(new InProcessWakeupScenario());
             all.add(new CrossProcessWakeupScenario());
             all.add(new IdleWorkerCpuScenario());

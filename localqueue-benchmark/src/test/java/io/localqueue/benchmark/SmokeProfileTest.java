@@ -43,8 +43,9 @@ class SmokeProfileTest {
 
         String markdown = Files.readString(output.resolve(ReportWriter.MARKDOWN));
         assertThat(markdown).contains("# localqueue benchmark: smoke profile", "| Validation | all passed |",
-                "## Raw JDBC baseline", "## Single operations", "## Pipelines", "## Backlog", "## Wake-up latency",
-                "## Idle worker CPU", "## Multiple processes", "| Rounds | 2 per scenario", "ratio by round ");
+                "## Raw JDBC baseline", "## Single operations", "## Pipelines", "## Backlog", "## Observation costs",
+                "## Wake-up latency", "## Idle worker CPU", "## Multiple processes", "| Rounds | 2 per scenario",
+                "ratio by round ");
         assertThat(markdown).doesNotContain("FAILED");
 
         try (Stream<Path> left = Files.list(work)) {
@@ -105,6 +106,10 @@ class SmokeProfileTest {
             }
         }
         expected.add("idle-worker-cpu/-");
+        for (String read : List.of("stats", "diagnostics", "stats-cached", "diagnostics-cached", "health", "gauge",
+                "endpoint")) {
+            expected.add("observe-1k-" + read + "/-");
+        }
         assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
     }
 }

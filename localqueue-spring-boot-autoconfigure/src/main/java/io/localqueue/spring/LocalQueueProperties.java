@@ -63,6 +63,11 @@ public class LocalQueueProperties {
     private final Health health = new Health();
 
     /**
+     * What the health indicator, the gauges and the actuator endpoint report.
+     */
+    private final Actuator actuator = new Actuator();
+
+    /**
      * The SQLite library localqueue runs on.
      */
     private final Sqlite sqlite = new Sqlite();
@@ -115,6 +120,10 @@ public class LocalQueueProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Actuator getActuator() {
+        return actuator;
     }
 
     public Sqlite getSqlite() {
@@ -644,6 +653,30 @@ public class LocalQueueProperties {
 
         public void setIntegrityCheckInterval(Duration integrityCheckInterval) {
             this.integrityCheckInterval = integrityCheckInterval;
+        }
+    }
+
+    /**
+     * What the health indicator, the gauges and the actuator endpoint report.
+     *
+     * @since 0.1.0
+     */
+    public static class Actuator {
+
+        /**
+         * How old the job counts and ages that the localqueue health indicator, the localqueue.jobs gauges and the
+         * localqueue actuator endpoint report may be: the first read that finds a queue's figures this old still
+         * gets them, at once, and starts a recount in the background, so that no request waits for a count of the
+         * queue's jobs. At least 1ms.
+         */
+        private Duration maxAge = ObservedQueues.DEFAULT_MAX_AGE;
+
+        public Duration getMaxAge() {
+            return maxAge;
+        }
+
+        public void setMaxAge(Duration maxAge) {
+            this.maxAge = maxAge;
         }
     }
 

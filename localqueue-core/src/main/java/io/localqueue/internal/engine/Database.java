@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One database as the queues of this JVM share it: its store and the group commit of their settlements, opened once
- * per database and reference counted, so every queue and handle on it uses one writer connection and one small set
- * of readers.
+ * One database as the queues of this JVM share it: its store, the group commit of their settlements and the last
+ * snapshot of each queue, opened once per database and reference counted, so every queue and handle on it uses one
+ * writer connection and one small set of readers.
  */
 public final class Database implements AutoCloseable {
 
@@ -24,12 +24,14 @@ public final class Database implements AutoCloseable {
     private final Object key;
     private final QueueStore store;
     private final GroupCommit groupCommit;
+    private final SnapshotCache snapshots;
     private int references;
 
     private Database(Object key, QueueStore store) {
         this.key = key;
         this.store = store;
         this.groupCommit = new GroupCommit(store);
+        this.snapshots = new SnapshotCache(store);
     }
 
     /**
@@ -81,6 +83,10 @@ public final class Database implements AutoCloseable {
         return groupCommit;
     }
 
+    SnapshotCache snapshots() {
+        return snapshots;
+    }
+
     /**
      * Checks the whole database; a damaged or unreadable one gives a failed result, never an exception.
      *
@@ -109,7 +115,10 @@ public final class Database implements AutoCloseable {
         return store.queueNames();
     }
 
-    /** Releases one reference; the last one commits what is pending and closes the store. */
+    /**
+     * Releases one reference; the last one stops the background recounts, commits what is pending and closes the
+     * store.
+     */
     @Override
     public void close() {
         synchronized (OPEN) {
@@ -122,6 +131,7 @@ public final class Database implements AutoCloseable {
             }
             OPEN.remove(key);
         }
+        snapshots.close();
         groupCommit.close();
         store.close();
     }

@@ -48,6 +48,7 @@ public final class QueueEngine {
     private final Database database;
     private final QueueStore store;
     private final GroupCommit groupCommit;
+    private final SnapshotCache snapshots;
     private final Wakeups wakeups;
     private final String queue;
     private final DeliveryPolicy delivery;
@@ -75,6 +76,7 @@ public final class QueueEngine {
         this.database = database;
         this.store = database.store();
         this.groupCommit = database.groupCommit();
+        this.snapshots = database.snapshots();
         this.wakeups = store.wakeups();
         this.queue = queue;
         this.delivery = delivery;
@@ -358,6 +360,18 @@ public final class QueueEngine {
     }
 
     /**
+     * Returns the counts of the queue's last snapshot, shared by every queue object of it on this database; see
+     * {@link SnapshotCache} for when it is recounted.
+     *
+     * @param maxAgeMillis how old the snapshot may be before a recount starts in the background; positive
+     * @return the counts
+     */
+    public QueueStats stats(long maxAgeMillis) {
+        ensureOpen();
+        return snapshots.recent(queue, clock, maxAgeMillis).stats();
+    }
+
+    /**
      * Lists dead letters by id.
      *
      * @param limit how many at most
@@ -413,15 +427,31 @@ public final class QueueEngine {
     }
 
     /**
-     * Takes the diagnostics snapshot of this queue, reading only.
+     * Takes the diagnostics snapshot of this queue, reading only, and keeps it for the cached reads.
      *
      * @param serializerIdentity the payload format of the queue object asking
      * @return the snapshot
      */
     public QueueDiagnostics diagnostics(String serializerIdentity) {
         ensureOpen();
-        return store.diagnostics(new QueueProfile(queue, serializerIdentity, delivery, durability, maxPendingJobs),
-                clock);
+        return snapshots.take(queue, clock).describe(profile(serializerIdentity));
+    }
+
+    /**
+     * Describes the queue's last snapshot, shared by every queue object of it on this database, with this queue
+     * object's settings; see {@link SnapshotCache} for when it is recounted.
+     *
+     * @param serializerIdentity the payload format of the queue object asking
+     * @param maxAgeMillis how old the snapshot may be before a recount starts in the background; positive
+     * @return the diagnostics, whose {@code observedAt} says when the snapshot was taken
+     */
+    public QueueDiagnostics diagnostics(String serializerIdentity, long maxAgeMillis) {
+        ensureOpen();
+        return snapshots.recent(queue, clock, maxAgeMillis).describe(profile(serializerIdentity));
+    }
+
+    private QueueProfile profile(String serializerIdentity) {
+        return new QueueProfile(queue, serializerIdentity, delivery, durability, maxPendingJobs);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.localqueue.internal.store;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
-import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.file.Path;
@@ -107,13 +106,14 @@ public interface QueueStore extends AutoCloseable {
     List<ReadyRow> listReady(String queue, int limit, int offset);
 
     /**
-     * Takes the diagnostics snapshot of one queue from one consistent read, never writing.
+     * Takes the snapshot behind a queue's diagnostics from one consistent read, never writing: one exact count of the
+     * queue's jobs by state, and otherwise only reads whose cost does not grow with the backlog.
      *
-     * @param profile the queue and the settings of the queue object asking
+     * @param queue the queue
      * @param clock the clock that ages are measured against, read after the snapshot began
      * @return the snapshot
      */
-    QueueDiagnostics diagnostics(QueueProfile profile, Clock clock);
+    QueueSnapshot snapshot(String queue, Clock clock);
 
     /**
      * Lists the distinct names of queues holding at least one job, in name order.

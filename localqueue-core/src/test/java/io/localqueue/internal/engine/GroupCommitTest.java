@@ -4,32 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.localqueue.BackupResult;
 import io.localqueue.DurabilityMode;
 import io.localqueue.FailureReason;
-import io.localqueue.IntegrityCheckMode;
-import io.localqueue.IntegrityCheckResult;
 import io.localqueue.JobOutcome;
 import io.localqueue.LocalQueueException;
-import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
-import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
-import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
-import io.localqueue.internal.store.QueueProfile;
 import io.localqueue.internal.store.QueueStore;
-import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.store.sqlite.SqliteQueueStore;
-import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,14 +191,13 @@ class GroupCommitTest {
     }
 
     /** The SQLite store, counting its write transactions; the first can be held before it starts. */
-    private static final class CountingStore implements QueueStore {
+    private static final class CountingStore extends ForwardingStore {
         final AtomicInteger writes = new AtomicInteger();
-        private final QueueStore target;
         private volatile CountDownLatch held;
         private volatile CountDownLatch release;
 
         CountingStore(QueueStore target) {
-            this.target = target;
+            super(target);
         }
 
         void holdFirstWrite(CountDownLatch held, CountDownLatch release) {
@@ -228,82 +216,7 @@ class GroupCommitTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return target.write(options, ensureOpen, work);
-        }
-
-        @Override
-        public <R> R writeWithin(Connection connection, StoreWork<R> work) {
-            return target.writeWithin(connection, work);
-        }
-
-        @Override
-        public ClaimProbe probe(String queue) {
-            return target.probe(queue);
-        }
-
-        @Override
-        public boolean isFull(String queue, long limit) {
-            return target.isFull(queue, limit);
-        }
-
-        @Override
-        public QueueStats stats(String queue) {
-            return target.stats(queue);
-        }
-
-        @Override
-        public List<FailedRow> listFailed(String queue, int limit, int offset) {
-            return target.listFailed(queue, limit, offset);
-        }
-
-        @Override
-        public List<ReadyRow> listReady(String queue, int limit, int offset) {
-            return target.listReady(queue, limit, offset);
-        }
-
-        @Override
-        public QueueDiagnostics diagnostics(QueueProfile profile, Clock clock) {
-            return target.diagnostics(profile, clock);
-        }
-
-        @Override
-        public List<String> queueNames() {
-            return target.queueNames();
-        }
-
-        @Override
-        public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
-            return target.checkIntegrity(mode, maxErrors);
-        }
-
-        @Override
-        public BackupResult backup(Path destination) {
-            return target.backup(destination);
-        }
-
-        @Override
-        public void vacuum(Runnable ensureOpen) {
-            target.vacuum(ensureOpen);
-        }
-
-        @Override
-        public Wakeups wakeups() {
-            return target.wakeups();
-        }
-
-        @Override
-        public String location() {
-            return target.location();
-        }
-
-        @Override
-        public String engineVersion() {
-            return target.engineVersion();
-        }
-
-        @Override
-        public void close() {
-            target.close();
+            return super.write(options, ensureOpen, work);
         }
     }
 }

@@ -18,7 +18,8 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
  * @param queue the queue name
  * @param limit how many dead letters the page holds at most
  * @param offset how many dead letters come before it
- * @param total how many dead letters the queue holds
+ * @param total how many dead letters the queue held at its last snapshot ({@link io.localqueue.spring.ObservedQueues}),
+ *              which may be a few seconds older than the page
  * @param deadLetters the page
  * @since 0.1.0
  */
@@ -37,14 +38,15 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
      * Reads one page of a queue's dead letters.
      *
      * @param queue the queue
+     * @param total how many dead letters the queue holds, as last counted
      * @param limit how many at most, 1 to {@value #MAX_LIMIT}; null for {@value #DEFAULT_LIMIT}
      * @param offset how many to skip, zero or more; null for none
      * @param now the time the ages are counted to
      * @return the page
      * @throws InvalidEndpointRequestException (400 over HTTP) when {@code limit} or {@code offset} is out of range
      */
-    static DeadLetterPage read(SimpleQueue<Object> queue, @Nullable Integer limit, @Nullable Integer offset,
-                               Instant now) {
+    static DeadLetterPage read(SimpleQueue<Object> queue, long total, @Nullable Integer limit,
+                               @Nullable Integer offset, Instant now) {
         int size = limit != null ? limit : DEFAULT_LIMIT;
         int skip = offset != null ? offset : 0;
         if (size < 1 || size > MAX_LIMIT) {
@@ -59,7 +61,7 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
         for (FailedMessage<Object> failed : queue.listFailed(size, skip)) {
             page.add(DeadLetter.of(failed, now));
         }
-        return new DeadLetterPage(queue.name(), size, skip, queue.stats().failed(), page);
+        return new DeadLetterPage(queue.name(), size, skip, total, page);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.localqueue.JobNotFoundException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueFullException;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Instant;
@@ -25,7 +26,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue
  * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). No operation
  * creates a queue. Read-only by default: the replay exists only with
- * {@code management.endpoint.localqueue.access=unrestricted}.
+ * {@code management.endpoint.localqueue.access=unrestricted}. The reads report each queue's last snapshot
+ * ({@link ObservedQueues}), with how many seconds old it is, so that no request waits for a count of a queue's
+ * jobs; the dead-letter page lists the dead letters as they are now.
  *
  * @since 0.1.0
  */
@@ -36,16 +39,18 @@ public class LocalQueueEndpoint {
     public static final String DEAD_LETTERS = "dead-letters";
 
     private final LocalQueueRegistry queues;
+    private final ObservedQueues observed;
     private final @Nullable QueueListenerEndpointRegistry listeners;
 
     /**
      * Creates the endpoint.
      *
-     * @param queues the application's queues
+     * @param observed the application's queues, as they are reported
      * @param listeners the listener containers, or null when there are none
      */
-    public LocalQueueEndpoint(LocalQueueRegistry queues, @Nullable QueueListenerEndpointRegistry listeners) {
-        this.queues = queues;
+    public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners) {
+        this.queues = observed.queues();
+        this.observed = observed;
         this.listeners = listeners;
     }
 
@@ -90,7 +95,7 @@ public class LocalQueueEndpoint {
         if (!DEAD_LETTERS.equals(view) || !queues.queueNames().contains(queue)) {
             return null;
         }
-        return DeadLetterPage.read(queues.queue(queue), limit, offset, Instant.now());
+        return DeadLetterPage.read(queues.queue(queue), observed.stats(queue).failed(), limit, offset, Instant.now());
     }
 
     /**
@@ -138,7 +143,7 @@ public class LocalQueueEndpoint {
     }
 
     private QueueDescriptor describe(String name) {
-        QueueDiagnostics diagnostics = queues.queue(name).diagnostics();
+        QueueDiagnostics diagnostics = observed.diagnostics(name);
         List<ListenerDescriptor> running = new ArrayList<>();
         if (listeners != null) {
             for (QueueListenerContainer container : listeners.getListenerContainers()) {
@@ -148,7 +153,7 @@ public class LocalQueueEndpoint {
                 }
             }
         }
-        return new QueueDescriptor(diagnostics, running);
+        return new QueueDescriptor(diagnostics, observed.ageSeconds(diagnostics), running);
     }
 
     /**
@@ -164,12 +169,14 @@ public class LocalQueueEndpoint {
     /**
      * One queue.
      *
-     * @param diagnostics its counts, ages and file facts
+     * @param diagnostics its counts, ages and file facts, from its last snapshot
+     * @param observedAgeSeconds how long before the response that snapshot was taken (its {@code observedAt})
      * @param listeners the {@code @QueueListener} containers consuming it
      *
      * @since 0.1.0
      */
-    public record QueueDescriptor(QueueDiagnostics diagnostics, List<ListenerDescriptor> listeners) {
+    public record QueueDescriptor(QueueDiagnostics diagnostics, double observedAgeSeconds,
+                                  List<ListenerDescriptor> listeners) {
     }
 
     /**

@@ -4,6 +4,7 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,8 +19,8 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * Health of the queue file: DOWN when it no longer exists (its directory was removed under the application), cannot
  * be read or its quick integrity check fails (the check reads the
- * whole file, so its result is reused for a configurable interval); the details list each queue's counts and the
- * check's findings.
+ * whole file, so its result is reused for a configurable interval); the details list each queue's counts, from its
+ * last snapshot ({@link ObservedQueues}) with how many seconds old it is, and the check's findings.
  *
  * @since 0.1.0
  */
@@ -28,6 +29,7 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
     private static final int MAX_FINDINGS = 10;
 
     private final LocalQueueRegistry queues;
+    private final ObservedQueues observed;
     private final Duration integrityInterval;
     private final Clock clock;
     private @Nullable IntegrityCheckResult lastCheck;
@@ -36,13 +38,14 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
     /**
      * Creates the indicator.
      *
-     * @param queues the application's queues
+     * @param observed the application's queues, as they are reported
      * @param integrityInterval how long a quick integrity check's result is reused
      * @param clock the clock that times that reuse
      */
-    public LocalQueueHealthIndicator(LocalQueueRegistry queues, Duration integrityInterval, Clock clock) {
+    public LocalQueueHealthIndicator(ObservedQueues observed, Duration integrityInterval, Clock clock) {
         super("localqueue health check failed");
-        this.queues = queues;
+        this.queues = observed.queues();
+        this.observed = observed;
         this.integrityInterval = integrityInterval;
         this.clock = clock;
     }
@@ -62,7 +65,7 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
         Map<String, Object> details = new LinkedHashMap<>();
         try {
             for (String name : queues.queueNames()) {
-                details.put(name, summary(queues.queue(name).diagnostics()));
+                details.put(name, summary(observed.diagnostics(name)));
             }
         } catch (RuntimeException unreadable) {
             builder.down(unreadable);
@@ -71,13 +74,14 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
         builder.status(integrity.ok() ? "UP" : "DOWN").withDetail("queues", details);
     }
 
-    private static Map<String, @Nullable Object> summary(QueueDiagnostics diagnostics) {
+    private Map<String, @Nullable Object> summary(QueueDiagnostics diagnostics) {
         Map<String, @Nullable Object> queue = new LinkedHashMap<>();
         queue.put("ready", diagnostics.ready());
         queue.put("processing", diagnostics.processing());
         queue.put("failed", diagnostics.failed());
         queue.put("expiredLeases", diagnostics.expiredLeases());
         queue.put("oldestAvailableAgeSeconds", diagnostics.oldestAvailableAgeSeconds());
+        queue.put("observedAgeSeconds", observed.ageSeconds(diagnostics));
         return queue;
     }
 

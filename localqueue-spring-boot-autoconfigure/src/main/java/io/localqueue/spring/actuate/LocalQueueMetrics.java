@@ -6,6 +6,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.DeferredEnqueueFailedEvent;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.ListenerAwareObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -30,8 +31,9 @@ import org.springframework.context.ApplicationListener;
  * {@code listener}, {@code result}: {@code ready} or {@code dead_lettered}) of leases that ran out before their job
  * was settled; and counter {@code localqueue.jobs.deferred.lost} (tag {@code queue}) of jobs deferred to a
  * transaction's commit whose write failed after it. The {@code listener} tag is the listener's id, or
- * {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's counts and its lag at most once a second
- * each; the counter and timer of each queue and outcome are built once and kept.
+ * {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's last snapshot ({@link ObservedQueues}), so
+ * that a scrape never waits for a count of a queue's jobs; the lag is the one measured when the snapshot was taken.
+ * The counter and timer of each queue and outcome are built once and kept.
  *
  * @since 0.1.0
  */
@@ -42,11 +44,9 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
     public static final String NO_LISTENER = "none";
 
     private static final Logger log = LoggerFactory.getLogger(LocalQueueMetrics.class);
-    private static final long CACHE_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final LocalQueueRegistry queues;
-    private final Map<String, CachedStats> stats = new ConcurrentHashMap<>();
-    private final Map<String, CachedAge> ages = new ConcurrentHashMap<>();
+    private final ObservedQueues observed;
     private final Map<Outcome, OutcomeMeters> outcomeMeters = new ConcurrentHashMap<>();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
     private volatile @Nullable MeterRegistry registry;
@@ -54,10 +54,11 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
     /**
      * Creates the meters' source.
      *
-     * @param queues the application's queues
+     * @param observed the application's queues, as they are reported
      */
-    public LocalQueueMetrics(LocalQueueRegistry queues) {
-        this.queues = queues;
+    public LocalQueueMetrics(ObservedQueues observed) {
+        this.queues = observed.queues();
+        this.observed = observed;
     }
 
     @Override
@@ -163,18 +164,11 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
                 .register(meters);
     }
 
-    /** The lag of a queue, read at most once a second; NaN when the queue cannot be read. */
+    /** The lag of a queue at its last snapshot; NaN when the queue cannot be read. */
     private double oldestDueAge(String queue) {
-        CachedAge cached = ages.get(queue);
-        long now = System.nanoTime();
-        if (cached != null && now - cached.readAt < CACHE_NANOS) {
-            return cached.seconds;
-        }
         try {
-            Double age = queues.queue(queue).diagnostics().oldestAvailableAgeSeconds();
-            double seconds = age == null ? 0 : age;
-            ages.put(queue, new CachedAge(seconds, now));
-            return seconds;
+            Double age = observed.diagnostics(queue).oldestAvailableAgeSeconds();
+            return age == null ? 0 : age;
         } catch (RuntimeException unreadable) {
             log.debug("Cannot read the diagnostics of queue '{}'", queue, unreadable);
             return Double.NaN;
@@ -192,25 +186,12 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
     }
 
     private @Nullable QueueStats stats(String queue) {
-        CachedStats cached = stats.get(queue);
-        long now = System.nanoTime();
-        if (cached != null && now - cached.readAt < CACHE_NANOS) {
-            return cached.stats;
-        }
         try {
-            QueueStats fresh = queues.queue(queue).stats();
-            stats.put(queue, new CachedStats(fresh, now));
-            return fresh;
+            return observed.stats(queue);
         } catch (RuntimeException unreadable) {
             log.debug("Cannot read stats of queue '{}'", queue, unreadable);
             return null;
         }
-    }
-
-    private record CachedStats(QueueStats stats, long readAt) {
-    }
-
-    private record CachedAge(double seconds, long readAt) {
     }
 
     private record Outcome(String queue, String listener, JobOutcome outcome) {

@@ -10,6 +10,7 @@ import io.localqueue.spring.EnqueueInterceptor;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.PayloadSerializers;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
@@ -119,6 +120,13 @@ class LocalQueueDatabaseConfiguration {
     LocalQueueRegistry localQueueRegistry(LocalQueueDatabase database, QueueSettings settings,
                                           PayloadSerializers serializers, ObjectProvider<Clock> clock) {
         return new LocalQueueRegistry(database, settings, serializers, clock.getIfUnique(Clock::systemUTC));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ObservedQueues localQueueObservedQueues(LocalQueueRegistry queues, LocalQueueProperties properties) {
+        Duration maxAge = properties.getActuator().getMaxAge();
+        return apply("localqueue.actuator.max-age", maxAge, () -> new ObservedQueues(queues, maxAge));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
 import io.localqueue.spring.actuate.LocalQueueEndpointWebExtension;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
@@ -29,7 +30,7 @@ public final class LocalQueueEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueEndpoint localQueueEndpoint(LocalQueueRegistry queues,
+    LocalQueueEndpoint localQueueEndpoint(ObservedQueues queues,
                                           ObjectProvider<QueueListenerEndpointRegistry> listeners) {
         return new LocalQueueEndpoint(queues, listeners.getIfAvailable());
     }

@@ -2,6 +2,7 @@ package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueHealthIndicator;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,7 +27,7 @@ public final class LocalQueueHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "localqueueHealthIndicator")
-    LocalQueueHealthIndicator localqueueHealthIndicator(LocalQueueRegistry queues, LocalQueueProperties properties) {
+    LocalQueueHealthIndicator localqueueHealthIndicator(ObservedQueues queues, LocalQueueProperties properties) {
         return new LocalQueueHealthIndicator(queues, properties.getHealth().getIntegrityCheckInterval(),
                 Clock.systemUTC());
     }

@@ -1,6 +1,7 @@
 package io.localqueue.spring.autoconfigure;
 
 import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +25,7 @@ public final class LocalQueueMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocalQueueMetrics localQueueMetrics(LocalQueueRegistry queues) {
+    LocalQueueMetrics localQueueMetrics(ObservedQueues queues) {
         return new LocalQueueMetrics(queues);
     }
 }

@@ -12,6 +12,7 @@ import io.localqueue.SimpleQueue;
 import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.QueueListener;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
@@ -215,8 +216,9 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
             LocalQueueRegistry registry = new LocalQueueRegistry(database,
                     QueueSettings.of(DeliveryPolicy.defaults(), DurabilityMode.RELAXED));
             try {
-                Health health = new LocalQueueHealthIndicator(registry, Duration.ofMinutes(5), Clock.systemUTC())
-                        .health(true);
+                Health health = new LocalQueueHealthIndicator(
+                        new ObservedQueues(registry, ObservedQueues.DEFAULT_MAX_AGE), Duration.ofMinutes(5),
+                        Clock.systemUTC()).health(true);
 
                 assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                 assertThat((java.util.List<String>) health.getDetails().get("integrity")).isNotEmpty();
@@ -314,7 +316,8 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("backlog").clock(anHourAgo).build()) {
             queue.put("waiting since an hour");
         }
-        onTempDir().withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+        onTempDir().withPropertyValues("localqueue.actuator.max-age=50ms")
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             Gauge lag = meters.get("localqueue.jobs.oldest.age").tag("queue", "backlog").gauge();
 

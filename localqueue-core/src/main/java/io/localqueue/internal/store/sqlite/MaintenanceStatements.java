@@ -16,7 +16,11 @@ import java.util.List;
  */
 final class MaintenanceStatements {
 
-    private static final String STATS = "SELECT status, COUNT(*) FROM messages WHERE queue = ? GROUP BY status";
+    /**
+     * Steps the queue's entries of the reference index one by one (about 30 ns each), the one exact count there is
+     * without a counter that every write would have to keep.
+     */
+    static final String STATS = "SELECT status, COUNT(*) FROM messages WHERE queue = ? GROUP BY status";
 
     /** Skips through the queue index, so the cost grows with the number of queues, not of jobs. */
     private static final String QUEUE_NAMES = """

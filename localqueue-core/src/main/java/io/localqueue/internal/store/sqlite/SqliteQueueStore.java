@@ -4,7 +4,6 @@ import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
-import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.sqlite.CallerTransaction;
 import io.localqueue.internal.sqlite.Failpoints;
@@ -17,7 +16,7 @@ import io.localqueue.internal.sqlite.Writer;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimTurn;
 import io.localqueue.internal.store.FailedRow;
-import io.localqueue.internal.store.QueueProfile;
+import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
@@ -166,8 +165,8 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
-    public QueueDiagnostics diagnostics(QueueProfile profile, Clock clock) {
-        return read(session -> DiagnosticsStatements.collect(session, file, sqliteVersion, profile, clock));
+    public QueueSnapshot snapshot(String queue, Clock clock) {
+        return read(session -> DiagnosticsStatements.snapshot(session, file, sqliteVersion, queue, clock));
     }
 
     @Override

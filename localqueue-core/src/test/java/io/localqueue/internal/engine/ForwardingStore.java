@@ -1,0 +1,108 @@
+package io.localqueue.internal.engine;
+
+import io.localqueue.BackupResult;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueueSnapshot;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.List;
+
+/** A store that hands every call to a real one, for tests that watch or hold some of them. */
+class ForwardingStore implements QueueStore {
+
+    protected final QueueStore target;
+
+    ForwardingStore(QueueStore target) {
+        this.target = target;
+    }
+
+    @Override
+    public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+        return target.write(options, ensureOpen, work);
+    }
+
+    @Override
+    public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+        return target.writeWithin(connection, work);
+    }
+
+    @Override
+    public ClaimProbe probe(String queue) {
+        return target.probe(queue);
+    }
+
+    @Override
+    public boolean isFull(String queue, long limit) {
+        return target.isFull(queue, limit);
+    }
+
+    @Override
+    public QueueStats stats(String queue) {
+        return target.stats(queue);
+    }
+
+    @Override
+    public List<FailedRow> listFailed(String queue, int limit, int offset) {
+        return target.listFailed(queue, limit, offset);
+    }
+
+    @Override
+    public List<ReadyRow> listReady(String queue, int limit, int offset) {
+        return target.listReady(queue, limit, offset);
+    }
+
+    @Override
+    public QueueSnapshot snapshot(String queue, Clock clock) {
+        return target.snapshot(queue, clock);
+    }
+
+    @Override
+    public List<String> queueNames() {
+        return target.queueNames();
+    }
+
+    @Override
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        return target.checkIntegrity(mode, maxErrors);
+    }
+
+    @Override
+    public BackupResult backup(Path destination) {
+        return target.backup(destination);
+    }
+
+    @Override
+    public void vacuum(Runnable ensureOpen) {
+        target.vacuum(ensureOpen);
+    }
+
+    @Override
+    public Wakeups wakeups() {
+        return target.wakeups();
+    }
+
+    @Override
+    public String location() {
+        return target.location();
+    }
+
+    @Override
+    public String engineVersion() {
+        return target.engineVersion();
+    }
+
+    @Override
+    public void close() {
+        target.close();
+    }
+}
