@@ -163,12 +163,6 @@ final class WriteGate implements AutoCloseable {
     private void closeChannel() {
         FileChannel open = channel;
         channel = null;
-        if (open != null) {
-            try {
-                open.close();
-            } catch (IOException failure) {
-                log.debug("Closing {} failed", file, failure);
-            }
-        }
+        LockFiles.close(open, file);
     }
 }

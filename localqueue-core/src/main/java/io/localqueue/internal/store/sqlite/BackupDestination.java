@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.sqlite.LockFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -129,7 +130,7 @@ final class BackupDestination implements AutoCloseable {
                 channel.close();
             }
         } catch (IOException failure) {
-            closeQuietly(channel);
+            LockFiles.close(channel, target);
             if (!Files.exists(target)) {
                 throw new LocalQueueException("backup destination " + asGiven
                         + " was removed while this backup looked at it; another backup had claimed it", exists);
@@ -208,16 +209,6 @@ final class BackupDestination implements AutoCloseable {
     private static List<Path> contents(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             return files.toList();
-        }
-    }
-
-    private static void closeQuietly(@Nullable FileChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // the lock goes with the channel either way
-            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.internal.sqlite.LockFiles;
 import io.localqueue.internal.store.ClaimTurn;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -70,13 +71,7 @@ public final class ClaimTurns implements AutoCloseable {
         turns.clear();
         FileChannel open = channel;
         channel = null;
-        if (open != null) {
-            try {
-                open.close();
-            } catch (IOException failure) {
-                log.debug("Closing {} failed", file, failure);
-            }
-        }
+        LockFiles.close(open, file);
     }
 
     private @Nullable FileChannel channel() {

@@ -2,41 +2,16 @@ package io.localqueue.internal.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.localqueue.internal.sqlite.Session;
-import io.localqueue.internal.sqlite.SqliteConnector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The claim path must walk an index in claim order and stop early: a sort of every ready row would make each
  * claim cost grow with the backlog.
  */
-class ClaimQueryPlanTest {
-
-    @TempDir
-    Path dir;
-
-    private SqliteQueueStore store;
-    private Session session;
-
-    @BeforeEach
-    void openStore() throws SQLException {
-        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
-        session = new SqliteConnector(store.file()).open();
-    }
-
-    @AfterEach
-    void closeStore() {
-        session.close();
-        store.close();
-    }
+class ClaimQueryPlanTest extends QueryPlanTestBase {
 
     @Test
     void claimWalksTheReferenceIndexWithoutSorting() throws SQLException {
@@ -108,19 +83,5 @@ class ClaimQueryPlanTest {
         List<String> plan = plan(ClaimStatements.RECLAIM, 1L, "q");
 
         assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING"));
-    }
-
-    private List<String> plan(String sql, Object... args) throws SQLException {
-        return session.query("EXPLAIN QUERY PLAN " + sql, statement -> {
-            for (int i = 0; i < args.length; i++) {
-                statement.setObject(i + 1, args[i]);
-            }
-        }, rows -> {
-            List<String> steps = new ArrayList<>();
-            while (rows.next()) {
-                steps.add(rows.getString(4));
-            }
-            return steps;
-        });
     }
 }
