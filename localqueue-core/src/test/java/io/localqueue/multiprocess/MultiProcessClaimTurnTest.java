@@ -82,11 +82,12 @@ class MultiProcessClaimTurnTest extends MultiProcessTestBase {
     }
 
     @Test
-    void workersWhoseThreadsKeepClaimingShareTheJobs() throws Exception {
+    void workersWhoseThreadsAreBusyLetTheOthersClaim() throws Exception {
         int jobs = 1_000;
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
-            List<ChildProcess> workers = List.of(children.start("worker-a", WORK, dir, 4),
-                    children.start("worker-b", WORK, dir, 4));
+            // 2 ms of work per job: a process cannot take all the jobs before the other claims
+            List<ChildProcess> workers = List.of(children.start("worker-a", WORK, dir, 4, 2),
+                    children.start("worker-b", WORK, dir, 4, 2));
             ChildProcess.releaseTogether(workers);
             for (int i = 0; i < jobs; i++) {
                 queue.put("job " + i);
@@ -108,7 +109,7 @@ class MultiProcessClaimTurnTest extends MultiProcessTestBase {
                 counts.add(count);
             }
             assertThat(handled).hasSize(jobs);
-            // A process with a thread always waiting to claim again would keep the turn without its quantum.
+            // A process whose threads are all busy gives the turn up at once; one keeping it would take every job.
             assertThat(counts).as("jobs per process").allSatisfy(count -> assertThat(count).isGreaterThan(jobs / 10));
         }
     }

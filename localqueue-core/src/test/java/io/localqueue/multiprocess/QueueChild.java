@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
@@ -81,7 +82,7 @@ final class QueueChild {
         String mode = args[0];
         switch (mode) {
             case CONSUME -> consume(Path.of(args[1]));
-            case WORK -> work(Path.of(args[1]), Integer.parseInt(args[2]));
+            case WORK -> work(Path.of(args[1]), Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])));
             case PUT_WITH_JOB_ID -> putWithJobId(Path.of(args[1]), args[2]);
             case PUT_MANY_WITH_JOB_IDS -> putManyWithJobIds(Path.of(args[1]), Integer.parseInt(args[2]));
             case PUT_ONCE_AGAINST_LIMIT -> putOnceAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]));
@@ -119,13 +120,14 @@ final class QueueChild {
     }
 
     /**
-     * Runs a worker with {@code concurrency} threads and a handler that returns at once, until told STOP; prints
-     * HANDLED id for each job, then DONE count.
+     * Runs a worker with {@code concurrency} threads whose handler works for {@code work} per job, until told STOP;
+     * prints HANDLED id for each job, then DONE count.
      */
-    private void work(Path directory, int concurrency) throws IOException {
+    private void work(Path directory, int concurrency, Duration work) throws IOException {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
             AtomicInteger handled = new AtomicInteger();
             Worker<Object> worker = Worker.builder(queue, job -> {
+                LockSupport.parkNanos(work.toNanos());
                 protocol.print(HANDLED, job.id());
                 handled.incrementAndGet();
             }).concurrency(concurrency).build();
