@@ -40,6 +40,8 @@ class BoundParametersTest {
             Map.entry("LeaseStatements.java: sql", "one of the class's own constants"),
             Map.entry("EnqueueStatements.java: INSERT_ROWS[size]",
                     "multi-row inserts built once from literal text and row numbers; every value is bound"),
+            Map.entry("EnqueueStatements.java: INSERT_ROWS_RETURNING_ID[size]",
+                    "the same multi-row inserts with a literal RETURNING id; every value is bound"),
             Map.entry("MaintenanceStatements.java: PURGE + BusExecutionRows.notHeldByAnExecution(session",
                     "two constants: the purge and an optional constant clause"),
             Map.entry("IntegrityStatements.java: sql", "the class's own PRAGMA constants"),

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.sqlite.SQLiteConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,12 @@ import org.slf4j.LoggerFactory;
  * dropped, but {@code clearParameters()} is never called: its {@code sqlite3_clear_bindings} marks a statement
  * whose plan looked at a parameter as expired, so SQLite would plan it again on the next run.
  *
+ * <p>An insert run through JDBC's {@code executeUpdate} makes sqlite-jdbc, when the connection keeps generated keys
+ * (its default), run {@code SELECT last_insert_rowid()} on a statement of its own and leave that result open: the
+ * connection then has a statement in progress until the next run, and {@code VACUUM} fails. The connections this
+ * library opens keep no generated keys ({@link SqliteConnector}); on a connection that does, {@link #update} closes
+ * that result before it returns.
+ *
  * <p>Not thread-safe: one thread at a time uses a session (the writer's lock, or a reader's loan), and a held
  * statement's previous use must be over before it runs again.
  */
@@ -27,9 +34,11 @@ public final class Session implements AutoCloseable {
 
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private final boolean keepsGeneratedKeys;
 
     Session(Connection connection) {
         this.connection = connection;
+        this.keepsGeneratedKeys = keepsGeneratedKeys(connection);
     }
 
     /** Sets a statement's parameters. */
@@ -73,7 +82,11 @@ public final class Session implements AutoCloseable {
         PreparedStatement statement = held(sql);
         try {
             binder.bind(statement);
-            return statement.executeUpdate();
+            int changed = statement.executeUpdate();
+            if (keepsGeneratedKeys) {
+                statement.getGeneratedKeys().close();
+            }
+            return changed;
         } finally {
             statement.clearBatch();
         }
@@ -206,6 +219,16 @@ public final class Session implements AutoCloseable {
             }
         }
         statements.clear();
+    }
+
+    /** Whether the driver opens a generated-keys result after each insert on this connection; unknown counts as yes. */
+    private static boolean keepsGeneratedKeys(Connection connection) {
+        try {
+            return !connection.isWrapperFor(SQLiteConnection.class)
+                    || connection.unwrap(SQLiteConnection.class).getConnectionConfig().isGetGeneratedKeys();
+        } catch (SQLException unknown) {
+            return true;
+        }
     }
 
     private PreparedStatement held(String sql) throws SQLException {

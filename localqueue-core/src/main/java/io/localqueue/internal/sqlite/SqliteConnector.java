@@ -10,7 +10,8 @@ import org.sqlite.SQLiteOpenMode;
 
 /**
  * Opens connections to one SQLite file with the settings every connection of this library has: foreign keys on,
- * {@code synchronous=NORMAL} until a writer sets its durability, and SQLite's own busy wait of
+ * {@code synchronous=NORMAL} until a writer sets its durability, no generated keys (the driver would run a query
+ * after every insert and leave it open, see {@link Session}), and SQLite's own busy wait of
  * {@value #BUSY_TIMEOUT_MS} ms for reads and for opening (writers turn it off and retry on their own).
  */
 public final class SqliteConnector {
@@ -90,6 +91,7 @@ public final class SqliteConnector {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(busyTimeoutMs);
         config.enforceForeignKeys(true);
+        config.setGetGeneratedKeys(false);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setOpenMode(SQLiteOpenMode.OPEN_URI);
         SQLiteDataSource source = new SQLiteDataSource(config);

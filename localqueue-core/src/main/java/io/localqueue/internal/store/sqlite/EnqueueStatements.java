@@ -3,6 +3,7 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.NewJob;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -32,6 +33,9 @@ final class EnqueueStatements {
     /** One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget and time are bound once. */
     private static final String[] INSERT_ROWS = new String[ROWS_PER_INSERT.length];
 
+    /** The same inserts with {@code RETURNING id}, for when the ids cannot be known to be consecutive. */
+    private static final String[] INSERT_ROWS_RETURNING_ID = new String[ROWS_PER_INSERT.length];
+
     static {
         for (int i = 0; i < ROWS_PER_INSERT.length; i++) {
             StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, "
@@ -40,9 +44,29 @@ final class EnqueueStatements {
                 sql.append(row == 0 ? "" : ", ")
                         .append("(?1, ?").append(row + 4).append(", 0, 0, ?2, ?3, NULL, ?3, ?3)");
             }
-            INSERT_ROWS[i] = sql.append(" RETURNING id").toString();
+            INSERT_ROWS[i] = sql.toString();
+            INSERT_ROWS_RETURNING_ID[i] = sql.append(" RETURNING id").toString();
         }
     }
+
+    /**
+     * The smallest batch whose ids are taken as consecutive: below it, reading them back through {@code RETURNING}
+     * costs less than the check that they come consecutive.
+     */
+    static final int CONSECUTIVE_IDS_FROM = 32;
+
+    /**
+     * Whether the rows about to be inserted get consecutive ids: no trigger (of the file, or a temporary one of this
+     * connection) could insert rows of its own into {@code messages} meanwhile, and the largest id leaves room for
+     * them, so SQLite gives each row the largest id so far plus one.
+     */
+    private static final String IDS_COME_CONSECUTIVE = """
+            SELECT NOT EXISTS (SELECT 1 FROM sqlite_master
+                                WHERE type = 'trigger' AND tbl_name = 'messages' COLLATE NOCASE)
+               AND NOT EXISTS (SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger')
+               AND COALESCE((SELECT MAX(id) FROM messages), 0) <= 9223372036854775807 - ?""";
+
+    private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
 
     /** Keeps a new job's headers beside its row; a job without headers gets no row here. */
     private static final String INSERT_HEADERS = "INSERT INTO message_headers (message_id, headers) VALUES (?, ?)";
@@ -118,43 +142,89 @@ final class EnqueueStatements {
     }
 
     /**
-     * Inserts jobs without job ids in as few multi-row statements as {@link #ROWS_PER_INSERT} allows (one JNI step
-     * per row returned instead of a bind, step and reset per row inserted); inside the write transaction
-     * AUTOINCREMENT hands each statement's rows consecutive ids in the order of its values, so sorting what a
-     * statement returns gives the ids in input order.
+     * Inserts jobs without job ids in as few multi-row statements as {@link #ROWS_PER_INSERT} allows (one bind per
+     * value instead of a bind, step and reset per row). Inside the write transaction nothing else writes the file,
+     * and SQLite gives a row inserted without an id the largest id so far plus one (AUTOINCREMENT also stays above
+     * every id used before, and fails rather than reuse one), so the rows of the batch get consecutive ids in the
+     * order of its values unless a trigger inserts rows of its own or the ids run out: where
+     * {@link #IDS_COME_CONSECUTIVE} rules both out, the ids end at {@code last_insert_rowid()}; otherwise (and for
+     * small batches, {@link #CONSECUTIVE_IDS_FROM}) each statement returns its ids, and sorting them gives them in
+     * input order.
      */
     private static List<Long> insertBatch(Session session, String queue, List<NewJob> jobs, int maxAttempts,
                                           long now) throws SQLException {
+        if (jobs.size() >= CONSECUTIVE_IDS_FROM && idsComeConsecutive(session, jobs.size())) {
+            return insertConsecutive(session, queue, jobs, maxAttempts, now);
+        }
         List<Long> ids = new ArrayList<>(jobs.size());
+        forEachChunk(jobs.size(), (size, first, rows) -> {
+            List<Long> inserted = session.query(INSERT_ROWS_RETURNING_ID[size],
+                    statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows), returned -> {
+                        List<Long> chunk = new ArrayList<>(rows);
+                        while (returned.next()) {
+                            chunk.add(returned.getLong(1));
+                        }
+                        return chunk;
+                    });
+            requireInserted(inserted.size(), rows, queue);
+            inserted.sort(null);
+            ids.addAll(inserted);
+        });
+        return ids;
+    }
+
+    private static List<Long> insertConsecutive(Session session, String queue, List<NewJob> jobs, int maxAttempts,
+                                                long now) throws SQLException {
+        forEachChunk(jobs.size(), (size, first, rows) -> requireInserted(session.update(INSERT_ROWS[size],
+                statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows)), rows, queue));
+        Long last = session.queryLong(LAST_INSERT_ROWID, statement -> { });
+        if (last == null) {
+            throw new IllegalStateException("inserting " + jobs.size() + " jobs into '" + queue + "' left no rowid");
+        }
+        List<Long> ids = new ArrayList<>(jobs.size());
+        for (long id = last - jobs.size() + 1; id <= last; id++) {
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private static boolean idsComeConsecutive(Session session, int rows) throws SQLException {
+        Long consecutive = session.queryLong(IDS_COME_CONSECUTIVE, statement -> statement.setLong(1, rows));
+        return consecutive != null && consecutive == 1;
+    }
+
+    /** Runs one chunk of a multi-row insert. */
+    @FunctionalInterface
+    private interface Chunk {
+        void run(int size, int first, int rows) throws SQLException;
+    }
+
+    /** Splits {@code count} rows into chunks of {@link #ROWS_PER_INSERT}, largest first, and runs each in order. */
+    private static void forEachChunk(int count, Chunk chunk) throws SQLException {
         int next = 0;
         for (int size = 0; size < ROWS_PER_INSERT.length; size++) {
             int rows = ROWS_PER_INSERT[size];
-            while (jobs.size() - next >= rows) {
-                int first = next;
-                List<Long> inserted = session.query(INSERT_ROWS[size], statement -> {
-                    statement.setString(1, queue);
-                    statement.setInt(2, maxAttempts);
-                    statement.setLong(3, now);
-                    for (int row = 0; row < rows; row++) {
-                        statement.setBytes(row + 4, jobs.get(first + row).payload());
-                    }
-                }, returned -> {
-                    List<Long> chunk = new ArrayList<>(rows);
-                    while (returned.next()) {
-                        chunk.add(returned.getLong(1));
-                    }
-                    return chunk;
-                });
-                if (inserted.size() != rows) {
-                    throw new IllegalStateException("inserting " + rows + " jobs into '" + queue + "' returned "
-                            + inserted.size() + " ids");
-                }
-                inserted.sort(null);
-                ids.addAll(inserted);
+            while (count - next >= rows) {
+                chunk.run(size, next, rows);
                 next += rows;
             }
         }
-        return ids;
+    }
+
+    private static void bindRows(PreparedStatement statement, String queue, List<NewJob> jobs, int maxAttempts,
+                                 long now, int first, int rows) throws SQLException {
+        statement.setString(1, queue);
+        statement.setInt(2, maxAttempts);
+        statement.setLong(3, now);
+        for (int row = 0; row < rows; row++) {
+            statement.setBytes(row + 4, jobs.get(first + row).payload());
+        }
+    }
+
+    private static void requireInserted(int inserted, int rows, String queue) {
+        if (inserted != rows) {
+            throw new IllegalStateException("inserting " + rows + " jobs into '" + queue + "' inserted " + inserted);
+        }
     }
 
     /** Inserts the headers of the jobs that have some, {@code ids} being the rows just inserted for them. */
