@@ -23,6 +23,9 @@ final class ConsumerChild {
     /** How often the warm-up looks whether all warm-up jobs were acknowledged; outside any measured region. */
     private static final long WARMUP_POLL_MILLIS = 20;
 
+    /** The longest wait for the compiler to finish what the warm-up queued. */
+    static final Duration COMPILER_QUIET_WAIT = Duration.ofSeconds(20);
+
     static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
         int concurrency = (int) settings.number("concurrency");
         Path logFile = Path.of(settings.text("log"));
@@ -30,6 +33,7 @@ final class ConsumerChild {
             try (SimpleQueue<BenchMessage> warm = settings.openSharedWarmupQueue()) {
                 warmUp(warm, concurrency, settings.number("warmupTotal"));
             }
+            CompilerQuiet.await(COMPILER_QUIET_WAIT);
             AckLog log = new AckLog();
             Worker<BenchMessage> worker = Worker.builder(queue, job -> { })
                     .concurrency(concurrency)

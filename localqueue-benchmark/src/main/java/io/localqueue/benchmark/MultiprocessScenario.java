@@ -64,7 +64,7 @@ public final class MultiprocessScenario extends PerModeScenario {
                 firsts[p] = first;
                 producers.add(ChildJvms.start("producer-" + p, scratch, ProducerChild.ROLE, List.of(
                         "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + p, "first=" + first,
-                        "count=" + count, "warmup=" + profile.warmupOperations(),
+                        "count=" + count, "warmup=" + warmupShare(profile, mix, p),
                         "millis=" + profile.measureTime().toMillis())));
                 first += count;
             }
@@ -74,7 +74,7 @@ public final class MultiprocessScenario extends PerModeScenario {
                 consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
                         "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
                         "concurrency=" + profile.consumerConcurrency(),
-                        "warmupTotal=" + (long) mix.producers() * profile.warmupOperations(), "log=" + log)));
+                        "warmupTotal=" + profile.warmupOperations(), "log=" + log)));
             }
             List<ChildProcess> all = new ArrayList<>(producers);
             all.addAll(consumers);
@@ -168,5 +168,11 @@ public final class MultiprocessScenario extends PerModeScenario {
             stats = queue.stats();
         }
         return stats;
+    }
+
+    /** Producer {@code p}'s share of the mix's warm-up jobs, which the producers put together. */
+    private static int warmupShare(Profile profile, Profile.Mix mix, int p) {
+        int total = profile.warmupOperations();
+        return total / mix.producers() + (p < total % mix.producers() ? 1 : 0);
     }
 }

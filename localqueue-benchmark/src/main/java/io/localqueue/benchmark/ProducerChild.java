@@ -26,6 +26,7 @@ final class ProducerChild {
                     warm.put(BenchMessage.of(i, System.nanoTime()));
                 }
             }
+            CompilerQuiet.await(ConsumerChild.COMPILER_QUIET_WAIT);
             io.emit("READY");
             io.await("GO");
             long cpuAtGo = ProcessCpu.nanos();

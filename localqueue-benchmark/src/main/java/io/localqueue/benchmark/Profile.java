@@ -10,7 +10,8 @@ import java.util.Locale;
  *
  * @param name the profile name
  * @param inProcess whether the in-process scenarios (single operations, pipelines, backlog, wake-ups, idle CPU) run
- * @param warmupOperations operations run before each measured loop, unmeasured
+ * @param warmupOperations operations run before each measured loop, unmeasured; for multiprocess mixes, the jobs
+ *                         the producers put together on the mix's shared warm-up queue
  * @param putOperations puts in the {@code put} scenario (also the rows of {@code putMany-1})
  * @param putManyBatchSizes the batch sizes of the {@code putMany} scenarios
  * @param putManyRows rows per {@code putMany} scenario with batches larger than 1
@@ -108,8 +109,9 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
      * @return the profile
      */
     public static Profile multiprocess() {
-        return new Profile("multiprocess", false, 10_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
-                0, Duration.ZERO, List.of(new Mix(1, 1), new Mix(1, 2), new Mix(1, 4), new Mix(4, 1), new Mix(4, 4)), 20_000, 4,
+        return new Profile("multiprocess", false, 40_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
+                0, Duration.ZERO,
+                List.of(new Mix(1, 1), new Mix(1, 2), new Mix(1, 4), new Mix(4, 1), new Mix(4, 4)), 100_000, 4,
                 1, Duration.ofSeconds(3), Duration.ofSeconds(30));
     }
 

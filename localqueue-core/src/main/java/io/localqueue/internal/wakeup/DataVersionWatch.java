@@ -15,10 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Notices other processes' commits to a SQLite file: {@code PRAGMA data_version} on a connection of its own changes
- * whenever another connection commits. It reads it after every file-system event on the database files and on a
- * timer: every millisecond for a while after any activity (an event can precede the commit it announces), then
- * slowly when file events can be trusted to announce the next commit, or at a moderate pace where they cannot (see
- * {@link FileEvents}).
+ * whenever another connection commits. While commits keep coming it reads it every millisecond and ignores
+ * file-system events, which would wake it once for each commit of every process; once the file has been quiet for a
+ * while it reads it after each file-system event on the database files (an event can precede the commit it
+ * announces, so the fast reads resume after one) and slowly on a timer where events can be trusted to announce the
+ * next commit, or at a moderate pace where they cannot (see {@link FileEvents}).
  */
 public final class DataVersionWatch implements ChangeWatch {
 
@@ -60,13 +61,23 @@ public final class DataVersionWatch implements ChangeWatch {
             PreparedStatement statement = statement();
             // Waiters looked at their queues before this baseline was read: wake them to look once more.
             events.start();
+            boolean listening = true;
             long last = read(statement);
             long activeUntil = System.nanoTime() + ACTIVE_NANOS;
             changed.run();
             while (wanted.getAsBoolean()) {
-                long wait = System.nanoTime() - activeUntil < 0 ? ACTIVE_POLL_NANOS
-                        : events.eventDriven() ? EVENT_DRIVEN_POLL_NANOS : QUIET_POLL_NANOS;
-                if (events.await(wait)) {
+                if (System.nanoTime() - activeUntil < 0) {
+                    if (listening) {
+                        // Read every millisecond anyway: an event per commit of every process would only add work.
+                        events.stop();
+                        listening = false;
+                    }
+                    TimeUnit.NANOSECONDS.sleep(ACTIVE_POLL_NANOS);
+                } else if (!listening) {
+                    // Quiet again: listen, then read at once, since a commit before the start sent no event.
+                    events.start();
+                    listening = true;
+                } else if (events.await(events.eventDriven() ? EVENT_DRIVEN_POLL_NANOS : QUIET_POLL_NANOS)) {
                     activeUntil = System.nanoTime() + ACTIVE_NANOS;
                 }
                 long current = read(statement);
