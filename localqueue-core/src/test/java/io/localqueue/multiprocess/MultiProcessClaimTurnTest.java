@@ -5,14 +5,18 @@ import static io.localqueue.multiprocess.QueueChild.ACKED;
 import static io.localqueue.multiprocess.QueueChild.CLAIMED;
 import static io.localqueue.multiprocess.QueueChild.CLAIM_AND_WAIT;
 import static io.localqueue.multiprocess.QueueChild.HANDLED;
+import static io.localqueue.multiprocess.QueueChild.NEXT;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.READY;
 import static io.localqueue.multiprocess.QueueChild.STOP;
+import static io.localqueue.multiprocess.QueueChild.WAITING;
+import static io.localqueue.multiprocess.QueueChild.WAIT_ON_QUEUES;
 import static io.localqueue.multiprocess.QueueChild.WORK;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.Job;
+import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.SimpleQueue;
 import io.localqueue.internal.store.sqlite.ClaimTurns;
@@ -20,6 +24,7 @@ import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import io.localqueue.testsupport.ChildProcess;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -61,6 +66,39 @@ class MultiProcessClaimTurnTest extends MultiProcessTestBase {
             holder.expect(ACKED, Duration.ofSeconds(30));
             holder.awaitSuccess();
             assertThat(queue.stats().acked()).as("job %s acked by the holder", claimed.get(0)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void twoProcessesEachHoldingOneQueuesTurnWhileWaitingForTheOthersKeepTheirTurns() throws Exception {
+        try (LocalQueueDatabase database = LocalQueueDatabase.open(dir);
+             FileChannel turns = turnFile()) {
+            SimpleQueue<Object> first = SimpleQueue.builder(database).name("first").build();
+            SimpleQueue<Object> second = SimpleQueue.builder(database).name("second").build();
+            CompletableFuture<Job<Object>> holdingFirst = CompletableFuture.supplyAsync(
+                    () -> first.get(Duration.ofSeconds(60)));
+            awaitTurnHeldHere(turns, "first");
+            ChildProcess child = children.start("other", WAIT_ON_QUEUES, dir, "second", "first");
+            child.expect(READY);
+            child.send(GO);
+            child.expect(WAITING);
+            awaitTurnHeldElsewhere(turns, "second");
+            child.send(NEXT);
+            child.expect(WAITING); // the child now also waits for this JVM's turn of "first"
+
+            // This JVM holds "first" and waits for "second", the child the other way round: a kernel that counts
+            // locks per process would call it a deadlock, and the turn refused that way would be lost.
+            CompletableFuture<Job<Object>> waitingForSecond = CompletableFuture.supplyAsync(
+                    () -> second.get(Duration.ofSeconds(3)));
+            second.put("for the holder of second");
+
+            assertThat(child.expect(CLAIMED)).startsWith("second");
+            assertThat(waitingForSecond).failsWithin(Duration.ofSeconds(30))
+                    .withThrowableThat().havingRootCause().isInstanceOf(QueueEmptyException.class);
+            first.put("for the holder of first");
+            assertThat(holdingFirst.get(30, TimeUnit.SECONDS).data()).isEqualTo("for the holder of first");
+            child.send(STOP);
+            child.awaitSuccess();
         }
     }
 
@@ -135,14 +173,35 @@ class MultiProcessClaimTurnTest extends MultiProcessTestBase {
         return holder;
     }
 
+    /** Waits until this JVM holds a queue's turn: locking its byte here overlaps a lock of this JVM's. */
+    private static void awaitTurnHeldHere(FileChannel turns, String queue) {
+        long position = ClaimTurns.position(queue);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            try {
+                FileLock probe = turns.tryLock(position, 1, false);
+                if (probe != null) {
+                    probe.release();
+                }
+                return false;
+            } catch (OverlappingFileLockException heldHere) {
+                return true;
+            }
+        });
+    }
+
     private FileChannel turnFile() throws Exception {
         return FileChannel.open(dir.resolve(SqliteQueueStore.FILE_NAME + ClaimTurns.SUFFIX), StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
-    /** Waits until another process holds the queue's turn: this JVM cannot lock its byte. */
+    /** Waits until another process holds the default queue's turn. */
     private static void awaitTurnHeldElsewhere(FileChannel turns) {
-        long position = ClaimTurns.position(QUEUE);
+        awaitTurnHeldElsewhere(turns, QUEUE);
+    }
+
+    /** Waits until another process holds a queue's turn: this JVM cannot lock its byte. */
+    private static void awaitTurnHeldElsewhere(FileChannel turns, String queue) {
+        long position = ClaimTurns.position(queue);
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             FileLock probe = turns.tryLock(position, 1, false);
             if (probe == null) {

@@ -5,6 +5,8 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.ForeignJobs;
 import io.localqueue.Job;
 import io.localqueue.LeaseExpiredException;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueClosedException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
@@ -51,10 +53,13 @@ final class QueueChild {
     static final String OPENED = "OPENED";
 
     static final String STOP = "STOP";
+    static final String NEXT = "NEXT";
+    static final String WAITING = "WAITING";
     static final String HANDLED = "HANDLED";
 
     static final String CONSUME = "consume";
     static final String WORK = "work";
+    static final String WAIT_ON_QUEUES = "wait-on-queues";
     static final String PUT_WITH_JOB_ID = "put-with-job-id";
     static final String PUT_MANY_WITH_JOB_IDS = "put-many-with-job-ids";
     static final String PUT_ONCE_AGAINST_LIMIT = "put-once-against-limit";
@@ -82,6 +87,7 @@ final class QueueChild {
         String mode = args[0];
         switch (mode) {
             case CONSUME -> consume(Path.of(args[1]));
+            case WAIT_ON_QUEUES -> waitOnQueues(Path.of(args[1]), List.of(args).subList(2, args.length));
             case WORK -> work(Path.of(args[1]), Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])));
             case PUT_WITH_JOB_ID -> putWithJobId(Path.of(args[1]), args[2]);
             case PUT_MANY_WITH_JOB_IDS -> putManyWithJobIds(Path.of(args[1]), Integer.parseInt(args[2]));
@@ -116,6 +122,32 @@ final class QueueChild {
                 count++;
             }
             protocol.print(DONE, count);
+        }
+    }
+
+    /**
+     * Waits for one job in each of {@code names}, each on a thread of its own started in that order once the
+     * previous one is waiting (told NEXT), and prints CLAIMED name id for each job it gets; ends when told STOP.
+     */
+    private void waitOnQueues(Path directory, List<String> names) throws Exception {
+        try (LocalQueueDatabase database = LocalQueueDatabase.open(directory)) {
+            protocol.ready();
+            for (String name : names) {
+                SimpleQueue<Object> queue = SimpleQueue.builder(database).name(name).build();
+                Thread waiter = new Thread(() -> {
+                    try {
+                        Job<Object> job = queue.get(Duration.ofSeconds(60));
+                        protocol.print(CLAIMED, name, job.id());
+                        queue.ack(job);
+                    } catch (QueueEmptyException | QueueClosedException ended) {
+                        // the test ended first
+                    }
+                }, "waiter-" + name);
+                waiter.setDaemon(true);
+                waiter.start();
+                protocol.print(WAITING, name);
+                protocol.await(name.equals(names.get(names.size() - 1)) ? STOP : NEXT);
+            }
         }
     }
 

@@ -2,7 +2,7 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.internal.store.ClaimTurn;
 import java.io.IOException;
-import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -16,9 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One queue's claim turn in this process. A daemon thread waits for the operating-system lock whenever a claimer of
- * this process wants the turn (a wait that needs no timeout, so nothing interrupts it) and offers the turn to this
- * process's claimers one at a time. It lets go when no claimer here takes the offer within a moment (all its
+ * One queue's claim turn in this process. A daemon thread tries for the operating-system lock, every 200 µs, while a
+ * claimer of this process wants the turn, and offers the turn to this process's claimers one at a time. It lets go when no claimer here takes the offer within a moment (all its
  * threads are busy), and after a claim that ends its quantum while another process waits; then it waits a moment
  * before asking again, so that the waiting process, which the operating system woke but did not hand the lock to,
  * gets it first.
@@ -39,6 +38,8 @@ final class ProcessClaimTurn implements ClaimTurn {
      * claim comes from another of its threads a moment after the last one returned.
      */
     static final long GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** How often a process waiting for the turn tries to take it; well inside {@link #YIELD_NANOS}. */
+    static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** The longest a waiting claimer sleeps before it looks at its cancellation again. */
     private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -129,13 +130,16 @@ final class ProcessClaimTurn implements ClaimTurn {
             while (awaitWanted()) {
                 stayOutAfterYielding();
                 FileLock turn = acquire();
+                if (turn == null) {
+                    continue;
+                }
                 try {
                     serve();
                 } finally {
                     turn.release();
                 }
             }
-        } catch (AsynchronousCloseException closed) {
+        } catch (ClosedChannelException closed) {
             // the store closed its side file
         } catch (IOException | OverlappingFileLockException unusable) {
             log.warn("Consumers of queue {} claim without taking turns: {}", name, unusable.toString());
@@ -169,13 +173,41 @@ final class ProcessClaimTurn implements ClaimTurn {
         }
     }
 
-    /** Takes the turn, holding the waiters' byte shared meanwhile so the holder sees that this process waits. */
-    private FileLock acquire() throws IOException {
-        FileLock waiting = channel.lock(position + 1, 1, true);
+    /**
+     * Takes the turn, holding the waiters' byte shared meanwhile so the holder sees that this process waits; returns
+     * null once no claimer here wants it any more. It tries again every {@link #POLL_NANOS} rather than blocking:
+     * the kernel counts locks per process, so a process holding one queue's turn (or the writers' line) while blocked
+     * on another's could be refused as a deadlock with a process doing the same the other way round.
+     */
+    private @Nullable FileLock acquire() throws IOException {
+        FileLock waiting = null;
         try {
-            return channel.lock(position, 1, false);
+            while (stillWanted()) {
+                if (waiting == null) {
+                    waiting = channel.tryLock(position + 1, 1, true); // null while the holder looks for waiters
+                }
+                if (waiting != null) {
+                    FileLock turn = channel.tryLock(position, 1, false);
+                    if (turn != null) {
+                        return turn;
+                    }
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+            return null;
         } finally {
-            waiting.release();
+            if (waiting != null) {
+                waiting.release();
+            }
+        }
+    }
+
+    private boolean stillWanted() {
+        lock.lock();
+        try {
+            return open && wanting > 0;
+        } finally {
+            lock.unlock();
         }
     }
 
