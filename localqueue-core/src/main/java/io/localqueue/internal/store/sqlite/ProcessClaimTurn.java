@@ -16,18 +16,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One queue's claim turn in this process. A daemon thread tries for the operating-system lock, every 200 µs, while a
- * claimer of this process wants the turn, and offers the turn to this process's claimers one at a time. It lets go when no claimer here takes the offer within a moment (all its
- * threads are busy), and after a claim that ends its quantum while another process waits; then it waits a moment
- * before asking again, so that the waiting process, which the operating system woke but did not hand the lock to,
- * gets it first.
+ * One queue's claim turn in this process. A daemon thread tries for the operating-system lock, every 200 µs to 2 ms,
+ * while a claimer of this process wants the turn, and offers the turn to this process's claimers one at a time. It
+ * lets go when no claimer here takes the offer within a moment (all its threads are busy), and after a claim that
+ * ends its quantum while another process waits; then it stays out until that process has taken the turn (at most a
+ * few milliseconds), so that it does not take it straight back.
  */
 final class ProcessClaimTurn implements ClaimTurn {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessClaimTurn.class);
 
-    /** How long a process that let the turn go to a waiting one stays out of the line before asking again. */
-    static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * The longest a process that let the turn go to a waiting one stays out before trying again; it comes back as
+     * soon as no other process waits any more, that is when the waiting one has taken the turn.
+     */
+    static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /**
      * How long a process keeps claiming in one turn while others wait: long enough that handing the turn over is
      * rare next to the claims made in it, short enough that the processes take turns many times a second.
@@ -38,8 +41,10 @@ final class ProcessClaimTurn implements ClaimTurn {
      * claim comes from another of its threads a moment after the last one returned.
      */
     static final long GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
-    /** How often a process waiting for the turn tries to take it; well inside {@link #YIELD_NANOS}. */
+    /** How soon a process waiting for the turn tries again at first; the pause doubles up to {@link #MAX_POLL_NANOS}. */
     static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** The longest pause between two tries of a waiting process, within {@link #YIELD_NANOS}. */
+    static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** The longest a waiting claimer sleeps before it looks at its cancellation again. */
     private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -163,24 +168,25 @@ final class ProcessClaimTurn implements ClaimTurn {
         }
     }
 
-    private void stayOutAfterYielding() {
+    private void stayOutAfterYielding() throws IOException {
         if (yielded) {
             yielded = false;
-            long left = yieldedAt + YIELD_NANOS - System.nanoTime();
-            if (left > 0) {
-                LockSupport.parkNanos(left);
+            while (System.nanoTime() - yieldedAt < YIELD_NANOS && anotherProcessWaits()) {
+                LockSupport.parkNanos(POLL_NANOS);
             }
         }
     }
 
     /**
      * Takes the turn, holding the waiters' byte shared meanwhile so the holder sees that this process waits; returns
-     * null once no claimer here wants it any more. It tries again every {@link #POLL_NANOS} rather than blocking:
+     * null once no claimer here wants it any more. It tries again after a pause that grows from {@link #POLL_NANOS}
+     * to {@link #MAX_POLL_NANOS}, rather than blocking:
      * the kernel counts locks per process, so a process holding one queue's turn (or the writers' line) while blocked
      * on another's could be refused as a deadlock with a process doing the same the other way round.
      */
     private @Nullable FileLock acquire() throws IOException {
         FileLock waiting = null;
+        long pause = POLL_NANOS;
         try {
             while (stillWanted()) {
                 if (waiting == null) {
@@ -192,7 +198,8 @@ final class ProcessClaimTurn implements ClaimTurn {
                         return turn;
                     }
                 }
-                LockSupport.parkNanos(POLL_NANOS);
+                LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, MAX_POLL_NANOS);
             }
             return null;
         } finally {
