@@ -13,40 +13,21 @@ import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.storage.RawSqlite;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One {@code settle} transition of many deliveries: each settlement and renewal keeps its own fence (queue, still
  * leased, same receipt, lease ending after its own time), its own values and its own result, however many share the
  * transaction and whatever mix of kinds and queues they are.
  */
-class BatchedSettlementTest {
+class BatchedSettlementTest extends StoreTestBase {
 
     private static final long NOW = 1_000_000L;
     private static final long LEASE = 60_000L;
-
-    @TempDir
-    Path dir;
-
-    private SqliteQueueStore store;
-
-    @BeforeEach
-    void openStore() {
-        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
 
     @Test
     void aThousandAcknowledgementsEachMatchTheirOwnFence() throws SQLException {

@@ -8,41 +8,22 @@ import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.storage.RawSqlite;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A batch without job ids gets back the id of each job's own row, in input order, however many rows it has and
  * whatever the file did before: rows deleted at the tail, other queues' rows, and triggers that insert rows of
  * their own while the batch goes in.
  */
-class EnqueuedIdsTest {
+class EnqueuedIdsTest extends StoreTestBase {
 
     private static final long NOW = 1_000_000L;
-
-    @TempDir
-    Path dir;
-
-    private SqliteQueueStore store;
-
-    @BeforeEach
-    void openStore() {
-        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
 
     @Test
     void eachBatchSizeGetsItsRowsIdsInInputOrder() throws SQLException {

@@ -2,33 +2,25 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.sqlite.SqliteConnector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Base of the tests that read SQLite's plan of the store's statements on a real file with its schema. */
-abstract class QueryPlanTestBase {
+abstract class QueryPlanTestBase extends StoreTestBase {
 
-    @TempDir
-    Path dir;
-
-    SqliteQueueStore store;
     Session session;
 
     @BeforeEach
-    void openStore() throws SQLException {
-        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
+    void openSession() throws SQLException {
         session = new SqliteConnector(store.file()).open();
     }
 
     @AfterEach
-    void closeStore() {
+    void closeSession() {
         session.close();
-        store.close();
     }
 
     /** The detail column of {@code EXPLAIN QUERY PLAN} for {@code sql} bound to {@code args}, one step per entry. */

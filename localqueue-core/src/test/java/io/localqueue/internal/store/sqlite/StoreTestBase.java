@@ -1,0 +1,25 @@
+package io.localqueue.internal.store.sqlite;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Base of the tests that drive the SQLite store directly, on a real file in a temporary directory. */
+abstract class StoreTestBase {
+
+    @TempDir
+    Path dir;
+
+    SqliteQueueStore store;
+
+    @BeforeEach
+    void openStore() {
+        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+}
