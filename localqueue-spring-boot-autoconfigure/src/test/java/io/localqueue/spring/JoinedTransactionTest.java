@@ -16,7 +16,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,6 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -251,25 +249,6 @@ class JoinedTransactionTest extends ContextRunnerTestBase {
         Shop shop(Transactions transactions, JdbcTemplate jdbc, DataSource dataSource, LocalQueueTemplate template,
                   LocalQueueRegistry registry) {
             return new Shop(transactions, jdbc, dataSource, template, registry);
-        }
-    }
-
-    /** Runs work in transactions of each propagation the tests need. */
-    public static class Transactions {
-
-        @Transactional
-        public <T> T required(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.NESTED)
-        public <T> T nested(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.SUPPORTS)
-        public <T> T supports(Supplier<T> work) {
-            return work.get();
         }
     }
 

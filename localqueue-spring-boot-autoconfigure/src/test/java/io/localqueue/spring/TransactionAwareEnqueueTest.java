@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
@@ -36,8 +35,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -547,35 +544,6 @@ class TransactionAwareEnqueueTest extends ContextRunnerTestBase {
         @Bean
         LostJobs lostJobs() {
             return new LostJobs();
-        }
-    }
-
-    /** Runs work in transactions of each propagation the tests need. */
-    public static class Transactions {
-
-        @Transactional
-        public <T> T required(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.REQUIRES_NEW)
-        public <T> T requiresNew(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.NESTED)
-        public <T> T nested(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.SUPPORTS)
-        public <T> T supports(Supplier<T> work) {
-            return work.get();
-        }
-
-        @Transactional(propagation = Propagation.NOT_SUPPORTED)
-        public <T> T notSupported(Supplier<T> work) {
-            return work.get();
         }
     }
 
