@@ -1,5 +1,6 @@
 /**
- * localqueue: durable, fenced, multi-process-safe job queues on one SQLite file. Only {@code io.localqueue} is API;
+ * localqueue: durable, fenced, multi-process-safe job queues on one SQLite file. Only {@code io.localqueue} and
+ * {@code io.localqueue.bus} (the event bus) are API;
  * the {@code io.localqueue.internal} packages are not exported and may change in any release.
  */
 module io.localqueue {
@@ -10,4 +11,5 @@ module io.localqueue {
     requires static transitive org.jspecify;
 
     exports io.localqueue;
+    exports io.localqueue.bus;
 }
