@@ -129,6 +129,18 @@ public final class JsonSerializer<T> implements Serializer<T> {
     }
 
     /**
+     * Returns the mapper {@link #of(Class)} uses: Python's spelling and read limits that admit any payload up to
+     * {@link Serializer#MAX_PAYLOAD_BYTES}; shared and immutable, so a caller derives its own through
+     * {@code rebuild()} rather than changing it.
+     *
+     * @return the default mapper
+     * @since 0.1.0
+     */
+    public static JsonMapper defaultMapper() {
+        return DEFAULT_MAPPER;
+    }
+
+    /**
      * Maps JSON to plain Java values: {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} and
      * null; any payload Jackson can write may be put.
      *

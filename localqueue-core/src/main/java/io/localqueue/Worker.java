@@ -1,6 +1,8 @@
 package io.localqueue;
 
 import io.localqueue.internal.engine.ClaimFeed;
+import io.localqueue.internal.engine.ClaimTrouble;
+import io.localqueue.internal.engine.Heartbeats;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.time.Durations;
@@ -521,7 +523,7 @@ public final class Worker<T> implements AutoCloseable {
     /** Runs the handler, then hands its outcome to the engine, which reports it once committed. */
     private void process(Job<T> job) {
         active.incrementAndGet();
-        Heartbeats.Beat beat = heartbeats.start(job, queue);
+        Heartbeats.Beat beat = heartbeats.start(() -> queue.extendLease(job, queue.delivery().lease()), job.id(), queue.name());
         long start = System.nanoTime();
         Throwable error = null;
         boolean leaseLost;
@@ -563,7 +565,7 @@ public final class Worker<T> implements AutoCloseable {
         active.addAndGet(jobs.size());
         List<Heartbeats.Beat> beats = new ArrayList<>(jobs.size());
         for (Job<T> job : jobs) {
-            beats.add(heartbeats.start(job, queue));
+            beats.add(heartbeats.start(() -> queue.extendLease(job, queue.delivery().lease()), job.id(), queue.name()));
         }
         long start = System.nanoTime();
         Throwable error = null;

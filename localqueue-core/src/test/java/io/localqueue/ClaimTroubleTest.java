@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.localqueue.internal.engine.ClaimTrouble;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -48,7 +48,8 @@ class BoundParametersTest {
             Map.entry("Schema.java: \"ALTER TABLE messages ADD COLUMN \" + column + \" TEXT\"",
                     "column names from the constant ADDED_COLUMNS"),
             Map.entry("Schema.java: index", "statements from the constant INDEXES"),
-            Map.entry("Schema.java: sql", "the class's own catalogue queries"));
+            Map.entry("Schema.java: sql", "the class's own catalogue queries"),
+            Map.entry("BusSchema.java: statement", "the class's own constant CREATE statements"));
 
     @Test
     void sqlIsOnlyConstantTextWithUserDataInBoundParameters() throws IOException {

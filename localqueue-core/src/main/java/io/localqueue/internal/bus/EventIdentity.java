@@ -12,10 +12,12 @@ import tools.jackson.databind.node.ObjectNode;
  * dispatching the same event into one file find each other's rows. The order the identity fields are declared in
  * does not matter.
  */
-final class EventIdentity {
+public final class EventIdentity {
 
-    static final String KEY_PREFIX = "event-identity:v1:";
-    static final String FINGERPRINT_PREFIX = "event-payload:v1:";
+    /** What every identity key starts with. */
+    public static final String KEY_PREFIX = "event-identity:v1:";
+    /** What every payload fingerprint starts with. */
+    public static final String FINGERPRINT_PREFIX = "event-payload:v1:";
 
     private EventIdentity() {
     }
@@ -29,7 +31,7 @@ final class EventIdentity {
      * @return the key
      * @throws IllegalArgumentException naming the field, when one is missing, null, a blank string or not finite
      */
-    static String key(String eventSchema, ObjectNode payload, List<String> fields) {
+    public static String key(String eventSchema, ObjectNode payload, List<String> fields) {
         ObjectNode identity = JsonNodeFactory.instance.objectNode();
         for (String field : fields) {
             JsonNode value = payload.get(field);
@@ -57,7 +59,7 @@ final class EventIdentity {
      * @return the fingerprint
      * @throws IllegalArgumentException when the payload holds a number that is not finite
      */
-    static String fingerprint(String eventSchema, ObjectNode payload) {
+    public static String fingerprint(String eventSchema, ObjectNode payload) {
         ObjectNode hashed = JsonNodeFactory.instance.objectNode();
         hashed.put("event_schema", eventSchema);
         hashed.set("payload", payload);

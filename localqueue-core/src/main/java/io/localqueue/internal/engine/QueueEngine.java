@@ -259,10 +259,30 @@ public final class QueueEngine {
      */
     public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
                             @Nullable FailureReason reason, long delayMillis, Settled done) {
+        settleLater(kind, id, receipt, lastError, reason, null, delayMillis, done);
+    }
+
+    /**
+     * Hands a settlement over without waiting for its commit, with the failure category a dead letter keeps.
+     *
+     * @param kind the transition; {@link Settlement.Kind#RETRY} keeps the job's place in line
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param lastError the diagnostic of a retry or dead letter, or null
+     * @param reason why a dead letter failed, or the reason stored once a retry spends the budget; null only for
+     *               an acknowledgement
+     * @param category the failure category of a dead letter, or null
+     * @param delayMillis how long a retried job stays invisible; zero keeps its place in line
+     * @param done told the outcome, or the failure of its transaction
+     */
+    public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
+                            @Nullable FailureReason reason, @Nullable String category, long delayMillis,
+                            Settled done) {
         ensureOpen();
         long now = now();
         Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
-        Settlement settlement = new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason, null);
+        Settlement settlement = new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason,
+                category);
         groupCommit.settleLater(settlement, durability, (outcome, failure) -> {
             if (outcome != null && outcome != JobOutcome.DISCARDED) {
                 wakeWaiters();

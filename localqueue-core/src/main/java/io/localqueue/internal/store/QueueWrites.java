@@ -77,4 +77,30 @@ public interface QueueWrites {
      * @return how many rows were deleted
      */
     int purge(String queue, long cutoff, boolean includeFailed);
+
+    /**
+     * Creates the event bus's tables where missing, exactly as the Python library's bus declares them; every step is
+     * idempotent.
+     */
+    void createBusTables();
+
+    /**
+     * Inserts event-bus deliveries, of any queues, with no capacity limit: a delivery whose event id or identity
+     * key its queue already holds, in any state, resolves to that row and changes nothing, unless the stored row
+     * has the identity with another payload fingerprint, or the event id with another identity, which is a conflict.
+     *
+     * @param deliveries the deliveries in input order
+     * @param now the time stamped on new rows
+     * @return the ids and which rows are new, or the conflict (the caller then rolls the transaction back)
+     */
+    Delivered deliver(List<Delivery> deliveries, long now);
+
+    /**
+     * Records that deliveries were emitted by the handler of another, and makes them (and whatever they emitted
+     * already) members of every execution the parent belongs to.
+     *
+     * @param parentId the delivery whose handler emitted them
+     * @param childIds the emitted deliveries
+     */
+    void linkDeliveries(long parentId, List<Long> childIds);
 }

@@ -5,6 +5,8 @@ import io.localqueue.internal.sqlite.SessionWork;
 import io.localqueue.internal.sqlite.SqliteErrors;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
@@ -64,6 +66,27 @@ final class SqliteWrites implements QueueWrites {
                 deleted += MaintenanceStatements.purge(writer, queue, Schema.STATUS_FAILED, cutoff);
             }
             return deleted;
+        });
+    }
+
+    @Override
+    public void createBusTables() {
+        run(writer -> {
+            BusSchema.create(writer);
+            return null;
+        });
+    }
+
+    @Override
+    public Delivered deliver(List<Delivery> deliveries, long now) {
+        return run(writer -> FanOutStatements.deliver(writer, deliveries, now));
+    }
+
+    @Override
+    public void linkDeliveries(long parentId, List<Long> childIds) {
+        run(writer -> {
+            FanOutStatements.link(writer, parentId, childIds);
+            return null;
         });
     }
 

@@ -1,4 +1,4 @@
-package io.localqueue;
+package io.localqueue.internal.engine;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -10,11 +10,14 @@ import org.slf4j.Logger;
  * trace, then at most one line per {@value #REPORT_INTERVAL_MS} ms with the count and the last error, and one line
  * when claims work again. Shared by all pollers of one worker.
  */
-final class ClaimTrouble {
+public final class ClaimTrouble {
 
-    static final long FIRST_PAUSE_MS = 200;
-    static final long MAX_PAUSE_MS = 10_000;
-    static final long REPORT_INTERVAL_MS = 60_000;
+    /** The pause after the first failure in a row, doubling with each further one. */
+    public static final long FIRST_PAUSE_MS = 200;
+    /** The longest pause between failing claims. */
+    public static final long MAX_PAUSE_MS = 10_000;
+    /** How often a run of failures is reported after its first. */
+    public static final long REPORT_INTERVAL_MS = 60_000;
 
     private final Logger log;
     private final String worker;
@@ -24,11 +27,26 @@ final class ClaimTrouble {
     private int sinceReport;
     private long reportedAt;
 
-    ClaimTrouble(Logger log, String worker, String queue) {
+    /**
+     * Creates the record of one consumer's failing claims.
+     *
+     * @param log where the failures are reported
+     * @param worker the consumer's name, for the report
+     * @param queue the queue it claims from, for the report
+     */
+    public ClaimTrouble(Logger log, String worker, String queue) {
         this(log, worker, queue, System::nanoTime);
     }
 
-    ClaimTrouble(Logger log, String worker, String queue, LongSupplier nanoTime) {
+    /**
+     * Creates the record with a clock of its own, for tests.
+     *
+     * @param log where the failures are reported
+     * @param worker the consumer's name
+     * @param queue the queue's name
+     * @param nanoTime the monotonic clock that spaces the reports
+     */
+    public ClaimTrouble(Logger log, String worker, String queue, LongSupplier nanoTime) {
         this.log = log;
         this.worker = worker;
         this.queue = queue;
@@ -41,7 +59,7 @@ final class ClaimTrouble {
      * @param failure what the claim threw; its message carries SQLite's own words
      * @return how long the poller pauses before it tries again, in milliseconds
      */
-    synchronized long failed(RuntimeException failure) {
+    public synchronized long failed(RuntimeException failure) {
         inARow++;
         sinceReport++;
         long pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS << Math.min(inARow - 1, 16));
@@ -62,7 +80,7 @@ final class ClaimTrouble {
     }
 
     /** Records a claim that worked, logging the recovery after a run of failures. */
-    void succeeded() {
+    public void succeeded() {
         if (inARow == 0) {
             return; // the common case, read without the lock: a stale zero only delays the recovery line
         }

@@ -1,5 +1,8 @@
-package io.localqueue;
+package io.localqueue.internal.engine;
 
+import io.localqueue.LeaseExpiredException;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueClosedException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,7 +17,7 @@ import org.slf4j.Logger;
  * job. A renewal that finds the lease gone marks the job's beat lost, so the worker discards the handler's result;
  * a renewal that fails otherwise is tried again at the next beat.
  */
-final class Heartbeats {
+public final class Heartbeats {
 
     private final Logger log;
     private final @Nullable Duration interval;
@@ -28,26 +31,33 @@ final class Heartbeats {
      * @param threads makes the scheduler thread
      * @param log the worker's logger, so that one category holds everything a worker reports
      */
-    Heartbeats(@Nullable Duration interval, ThreadFactory threads, Logger log) {
+    public Heartbeats(@Nullable Duration interval, ThreadFactory threads, Logger log) {
         this.log = log;
         this.interval = interval;
         this.threads = threads;
     }
 
-    /** Starts renewing a job's lease while its handler runs. */
-    <T> Beat start(Job<T> job, SimpleQueue<T> queue) {
+    /**
+     * Starts renewing a delivery's lease while its handler runs.
+     *
+     * @param renewal renews the lease once, throwing {@link LeaseExpiredException} when it is gone
+     * @param id the message id, for logs
+     * @param queue the queue's name, for logs
+     * @return the beat to stop when the handler returns
+     */
+    public Beat start(Runnable renewal, long id, String queue) {
         Beat beat = new Beat();
         Duration every = interval;
         if (every != null) {
             long nanos = every.toNanos();
-            beat.future = scheduler().scheduleWithFixedDelay(() -> renew(beat, job, queue), nanos, nanos,
+            beat.future = scheduler().scheduleWithFixedDelay(() -> renew(beat, renewal, id, queue), nanos, nanos,
                     TimeUnit.NANOSECONDS);
         }
         return beat;
     }
 
     /** Stops the scheduler thread; beats still scheduled end with it. */
-    synchronized void shutdown() {
+    public synchronized void shutdown() {
         ScheduledExecutorService running = scheduler;
         if (running != null) {
             running.shutdownNow();
@@ -63,27 +73,27 @@ final class Heartbeats {
         return running;
     }
 
-    private <T> void renew(Beat beat, Job<T> job, SimpleQueue<T> queue) {
+    private void renew(Beat beat, Runnable renewal, long id, String queue) {
         if (beat.stopped || beat.lost) {
             return;
         }
         try {
-            queue.extendLease(job, queue.delivery().lease());
+            renewal.run();
         } catch (LeaseExpiredException | QueueClosedException lost) {
             if (!beat.stopped) {
                 beat.lost = true;
                 log.warn("Lease of job {} in queue '{}' could not be renewed; the handler's result will be discarded",
-                        job.id(), queue.name());
+                        id, queue);
             }
             throw new LeaseLost();
         } catch (LocalQueueException failure) {
             log.warn("Renewing the lease of job {} in queue '{}' failed; trying again at the next heartbeat",
-                    job.id(), queue.name(), failure);
+                    id, queue, failure);
         }
     }
 
     /** The renewals of one running job; shared between its handler's thread and the scheduler. */
-    static final class Beat {
+    public static final class Beat {
         private volatile boolean stopped;
         private volatile boolean lost;
         private @Nullable ScheduledFuture<?> future;
@@ -93,7 +103,7 @@ final class Heartbeats {
          *
          * @return true when a renewal found the lease already gone
          */
-        boolean stop() {
+        public boolean stop() {
             stopped = true;
             ScheduledFuture<?> scheduled = future;
             if (scheduled != null) {

@@ -1,0 +1,654 @@
+package io.localqueue.bus;
+
+import io.localqueue.DeduplicationConflictException;
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.JobOutcome;
+import io.localqueue.JsonSerializer;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueClosedException;
+import io.localqueue.RetryPolicy;
+import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.FencedResults;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.store.sqlite.SqliteQueueStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A durable event bus on a queue file: {@link #dispatch(Object)} stores one delivery per subscription its topology
+ * routes the event to, all in one transaction; handlers registered here consume their subscriptions once
+ * {@link #start()} runs, each subscription a consumer group shared with every other process (Java or Python) that
+ * consumes it from the same file. Thread-safe; {@link #close()} stops consuming and is idempotent.
+ *
+ * <pre>{@code
+ * import io.localqueue.bus.BusEvent;
+ * import io.localqueue.bus.EventBus;
+ * import java.nio.file.Path;
+ *
+ * @BusEvent(name = "user.created")
+ * record UserCreated(String userId) {}
+ *
+ * try (EventBus bus = EventBus.builder(Path.of("./data")).build()) {
+ *     bus.handler(UserCreated.class, (event, context) -> { welcome(event.userId()); return null; });
+ *     bus.start();
+ *     bus.dispatch(new UserCreated("u-1"));
+ * }
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class EventBus implements AutoCloseable {
+
+    /** What the queue of every subscription is named after: {@code __bus__:<bus>:<subscription>}. */
+    public static final String QUEUE_PREFIX = LocalQueueDatabase.BUS_QUEUE_PREFIX;
+
+    /** The name of a bus built without one. */
+    public static final String DEFAULT_NAME = "default";
+
+    /** How long {@link #close()} waits for running handlers. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Database database;
+    private final String name;
+    private final DeliveryPolicy delivery;
+    private final DurabilityMode durability;
+    private final boolean requireSubscribers;
+    private final int concurrency;
+    private final Clock clock;
+    private final EventRegistry registry = new EventRegistry();
+    private final EventCodec codec;
+    private final Fanout fanout;
+    private final Runnable ensureOpen = this::ensureOpen;
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, QueueEngine> engines = new ConcurrentHashMap<>();
+    private final Map<String, SubscriptionConsumer> consumers = new LinkedHashMap<>();
+    private final Object lifecycle = new Object();
+    private volatile BusTopology topology;
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    private EventBus(Builder builder, Database database) {
+        this.database = database;
+        this.name = builder.name;
+        this.delivery = builder.delivery;
+        this.durability = builder.durability;
+        this.requireSubscribers = builder.requireSubscribers;
+        this.concurrency = builder.concurrency;
+        this.clock = builder.clock;
+        this.topology = builder.topology;
+        this.codec = new EventCodec(builder.mapper, registry);
+        this.fanout = new Fanout(name, codec);
+        store().write(WriteOptions.standard("create the event bus's tables", durability), ensureOpen, writes -> {
+            writes.createBusTables();
+            return null;
+        });
+    }
+
+    /**
+     * Starts building a bus on the queue file of a directory, which is created when missing.
+     *
+     * @param directory the queue directory
+     * @return the builder
+     * @throws IllegalArgumentException when null
+     */
+    public static Builder builder(Path directory) {
+        if (directory == null) {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        return new Builder(directory);
+    }
+
+    /**
+     * Starts building a bus on an open database handle, sharing its connections with the handle's queues.
+     *
+     * @param database the handle, which must stay open while the bus is
+     * @return the builder
+     * @throws IllegalArgumentException when null or closed
+     */
+    public static Builder builder(LocalQueueDatabase database) {
+        if (database == null) {
+            throw new IllegalArgumentException("database must not be null");
+        }
+        if (database.isClosed()) {
+            throw new IllegalArgumentException("database " + database + " is closed");
+        }
+        return new Builder(database.path());
+    }
+
+    /**
+     * Returns the bus's name, part of every subscription's queue name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Returns the routes of the moment, including those handler registrations added.
+     *
+     * @return the topology
+     */
+    public BusTopology topology() {
+        return topology;
+    }
+
+    /**
+     * Makes a class readable by this bus's consumers without a handler of its own (for wildcard handlers and dead
+     * letters).
+     *
+     * @param type the event class
+     * @throws IllegalArgumentException when it is not a valid event class or its type name belongs to another class
+     * @throws InvalidEventIdentityException when its identity names a field it lacks
+     */
+    public void register(Class<?> type) {
+        EventCodec.requireIdentityFields(registry.register(type));
+    }
+
+    /**
+     * Stores one delivery of the event per subscription that routes its type, in one transaction, and returns once
+     * committed; a delivery whose subscription holds the event id or identity already is reused, not duplicated.
+     *
+     * @param event the event, or an {@link EventEnvelope} with metadata of the caller's
+     * @return what was stored; empty when nothing routes the event and subscribers are not required
+     * @throws NoSubscribersException when nothing routes the event and the bus requires subscribers
+     * @throws DeduplicationConflictException when its identity is stored with another payload; nothing is written
+     * @throws InvalidEventIdentityException when an identity value is missing, null, blank or not finite
+     */
+    public DispatchReceipt dispatch(Object event) {
+        return dispatchAll(List.of(requireEvent(event))).get(0);
+    }
+
+    /**
+     * Dispatches events in one transaction: either every delivery of every event is stored, or none is.
+     *
+     * @param events the events (or envelopes), in order
+     * @return one receipt per event, in order
+     * @throws NoSubscribersException when nothing routes one of them and the bus requires subscribers
+     * @throws DeduplicationConflictException when an identity is stored with another payload; nothing is written
+     */
+    public List<DispatchReceipt> dispatchAll(List<?> events) {
+        if (events == null) {
+            throw new IllegalArgumentException("events must not be null");
+        }
+        ensureOpen();
+        Fanout.Plan plan = plan(events, null);
+        if (requireSubscribers && !plan.unrouted().isEmpty()) {
+            throw new NoSubscribersException(plan.unrouted().get(0));
+        }
+        Delivered delivered = plan.deliveries().isEmpty() ? new Delivered(List.of(), List.of(), null)
+                : store().write(WriteOptions.standard("dispatch", durability), ensureOpen,
+                        writes -> Fanout.write(writes, plan, clock.millis()));
+        signal(plan);
+        return Fanout.receipts(plan, delivered);
+    }
+
+    /**
+     * Registers a handler for a class on the subscription named after its event type, adding that route.
+     *
+     * @param type the event class
+     * @param handler the handler
+     * @param <E> the event type
+     * @return the subscription
+     * @throws IllegalArgumentException when the type name is not a valid subscription name (give one with
+     *                                  {@link #handler(Class, String, EventHandler)}) or the subscription has a
+     *                                  handler for it already
+     * @throws IllegalStateException once the bus consumes
+     */
+    public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
+        String typeName = EventType.of(type).name();
+        if (!Names.isValid(typeName)) {
+            throw new IllegalArgumentException("event type '" + typeName + "' is not a valid subscription name; "
+                    + "give the subscription with handler(type, subscription, handler)");
+        }
+        return handler(type, typeName, handler);
+    }
+
+    /**
+     * Registers a handler for a class on a subscription of the caller's naming, adding the route from it to the
+     * class's type; several types may share one subscription, and several subscriptions one type.
+     *
+     * @param type the event class
+     * @param subscription the subscription's name
+     * @param handler the handler
+     * @param <E> the event type
+     * @return the subscription
+     * @throws IllegalArgumentException when the name is invalid or the subscription has a handler for the type
+     * @throws IllegalStateException once the bus consumes
+     */
+    public <E> Subscription handler(Class<E> type, String subscription, EventHandler<? super E> handler) {
+        Names.requireValid(subscription, "subscription");
+        synchronized (lifecycle) {
+            requireNotStarted();
+            String typeName = requireHandled(type, handler);
+            Subscription target = subscriptionObject(subscription);
+            if (target.hasExact(typeName)) {
+                throw new IllegalArgumentException("subscription '" + subscription + "' has a handler for '"
+                        + typeName + "' already");
+            }
+            BusTopology next = topology.withRoute(subscription, typeName);
+            target.put(typeName, castHandler(handler));
+            topology = next;
+            return target;
+        }
+    }
+
+    /**
+     * Registers a handler on a declared subscription for an event type its routes already match, or for every type
+     * ({@code "*"}); routing does not change, and an exact handler wins over the wildcard.
+     *
+     * @param pattern an event type name, or {@code "*"}
+     * @param subscription the declared subscription
+     * @param handler the handler, which receives the event as its registered class
+     * @return the subscription
+     * @throws IllegalArgumentException when the subscription is not declared or does not route the type
+     * @throws IllegalStateException once the bus consumes
+     */
+    public Subscription on(String pattern, String subscription, EventHandler<Object> handler) {
+        if (pattern == null || pattern.isBlank()) {
+            throw new IllegalArgumentException("pattern must not be blank");
+        }
+        if (handler == null) {
+            throw new IllegalArgumentException("handler must not be null");
+        }
+        synchronized (lifecycle) {
+            requireNotStarted();
+            Subscription target = subscription(subscription);
+            if (!pattern.equals(BusTopology.WILDCARD) && !topology.routes(subscription, pattern)) {
+                throw new IllegalArgumentException("subscription '" + subscription + "' does not route '" + pattern
+                        + "'; add the route to the topology or use handler(type, subscription, handler)");
+            }
+            target.put(pattern, handler);
+            return target;
+        }
+    }
+
+    /**
+     * Returns a subscription the topology declares.
+     *
+     * @param name the subscription's name
+     * @return the subscription, the same object on every call
+     * @throws IllegalArgumentException when the topology does not declare it
+     */
+    public Subscription subscription(String name) {
+        if (name == null || !topology.hasSubscription(name)) {
+            throw new IllegalArgumentException("subscription '" + name + "' is not declared by the topology of bus '"
+                    + this.name + "'; declared: " + topology.subscriptionNames());
+        }
+        return subscriptionObject(name);
+    }
+
+    /**
+     * Starts consuming every subscription that has a handler in this process, each on its own threads; its
+     * settings freeze.
+     *
+     * @throws IllegalStateException when already started
+     */
+    public void start() {
+        synchronized (lifecycle) {
+            ensureOpen();
+            if (started) {
+                throw new IllegalStateException("bus '" + name + "' consumes already");
+            }
+            started = true;
+            for (String subscriptionName : topology.subscriptionNames()) {
+                Subscription subscription = subscriptions.get(subscriptionName);
+                if (subscription != null && subscription.hasHandlers()) {
+                    subscription.config().freeze();
+                    SubscriptionConsumer consumer = new SubscriptionConsumer(this, subscription,
+                            engineOf(subscription));
+                    consumers.put(subscriptionName, consumer);
+                    consumer.start();
+                }
+            }
+        }
+    }
+
+    /**
+     * Consumes until every subscription with a handler here has had nothing to do for {@code idleTimeout}, then
+     * stops; for scripts and tests that drain what is there.
+     *
+     * @param idleTimeout how long the subscriptions must stay idle
+     * @throws IllegalStateException when already started
+     */
+    public void run(Duration idleTimeout) {
+        long idleNanos = io.localqueue.internal.time.Durations.requirePositiveMillis(idleTimeout, "idleTimeout")
+                * 1_000_000L;
+        start();
+        try {
+            while (!closed && !consumers.values().stream().allMatch(consumer -> consumer.idleFor(idleNanos))) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } finally {
+            stop();
+        }
+    }
+
+    /**
+     * Stops consuming, waiting up to {@link #DEFAULT_SHUTDOWN_TIMEOUT} for running handlers; deliveries not yet
+     * started are handed back at once. The bus can still dispatch; it cannot start again.
+     *
+     * @return true when every handler finished in time
+     */
+    public boolean stop() {
+        synchronized (lifecycle) {
+            boolean drained = true;
+            for (SubscriptionConsumer consumer : consumers.values()) {
+                drained &= consumer.stop(DEFAULT_SHUTDOWN_TIMEOUT);
+            }
+            consumers.clear();
+            return drained;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            stop();
+            closed = true;
+            engines.values().forEach(QueueEngine::close);
+            database.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EventBus[" + name + " on " + store().location() + "]";
+    }
+
+    // --- for the bus's own classes ---
+
+    EventCodec codec() {
+        return codec;
+    }
+
+    Fanout fanout() {
+        return fanout;
+    }
+
+    DeliveryPolicy delivery() {
+        return delivery;
+    }
+
+    boolean requiresSubscribers() {
+        return requireSubscribers;
+    }
+
+    /** Encodes and routes events with the topology of the moment, as children of {@code parent} when given. */
+    Fanout.Plan plan(List<?> events, @Nullable EventMetadata parent) {
+        for (Object event : events) {
+            requireEvent(event);
+        }
+        return fanout.plan(events, topology, parent, this::budgetOf, clock);
+    }
+
+    /**
+     * Acknowledges a delivery and stores the deliveries of its handler's events, with the edges from it to them, in
+     * one transaction; nothing is stored when its lease is gone.
+     *
+     * @return false when the lease was gone
+     * @throws DeduplicationConflictException when an emitted identity is stored with another payload; the
+     *                                        acknowledgement rolls back too
+     */
+    boolean emit(String queue, long id, String receipt, Fanout.Plan plan) {
+        Delivered delivered = store().write(WriteOptions.standard("acknowledge and emit", durability), ensureOpen,
+                writes -> {
+                    long now = clock.millis();
+                    FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)), List.of());
+                    if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {
+                        return null;
+                    }
+                    Delivered children = Fanout.write(writes, plan, now);
+                    writes.linkDeliveries(id, children.ids());
+                    return children;
+                });
+        if (delivered == null) {
+            return false;
+        }
+        signal(plan);
+        store().wakeups().signal(queue);
+        return true;
+    }
+
+    /** Adds a handler for a class the subscription's routes match already, leaving routing as it is. */
+    void addRoutedHandler(Subscription target, Class<?> type, EventHandler<?> handler) {
+        synchronized (lifecycle) {
+            requireNotStarted();
+            String typeName = requireHandled(type, handler);
+            if (!topology.routes(target.name(), typeName)) {
+                throw new IllegalArgumentException("subscription '" + target.name() + "' does not route '" + typeName
+                        + "'; add the route to the topology or use EventBus.handler(type, subscription, handler)");
+            }
+            target.put(typeName, castHandler(handler));
+        }
+    }
+
+    /** Returns the engine of a subscription's queue, made on first use. */
+    QueueEngine engineOf(Subscription subscription) {
+        ensureOpen();
+        return engines.computeIfAbsent(fanout.queueOf(subscription.name()),
+                queue -> new QueueEngine(database, queue, delivery, durability, 0, clock));
+    }
+
+    private int budgetOf(String subscription) {
+        Subscription known = subscriptions.get(subscription);
+        RetryPolicy retry = known == null ? null : known.config().retry();
+        return retry == null ? delivery.maxAttempts() : retry.maxAttempts();
+    }
+
+    private void signal(Fanout.Plan plan) {
+        for (String queue : plan.queues()) {
+            store().wakeups().signal(queue);
+        }
+    }
+
+    private Subscription subscriptionObject(String subscriptionName) {
+        return subscriptions.computeIfAbsent(subscriptionName, n -> new Subscription(this, n, concurrency));
+    }
+
+    private String requireHandled(Class<?> type, @Nullable Object handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("handler must not be null");
+        }
+        EventType eventType = registry.register(type);
+        EventCodec.requireIdentityFields(eventType);
+        return eventType.name();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static EventHandler<Object> castHandler(EventHandler<?> handler) {
+        return (EventHandler<Object>) handler;
+    }
+
+    private static Object requireEvent(@Nullable Object event) {
+        if (event == null) {
+            throw new IllegalArgumentException("event must not be null");
+        }
+        return event;
+    }
+
+    private void requireNotStarted() {
+        ensureOpen();
+        if (started) {
+            throw new IllegalStateException("bus '" + name + "' consumes already; register handlers before start()");
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException("event bus '" + name + "' is closed");
+        }
+    }
+
+    private QueueStore store() {
+        return database.store();
+    }
+
+    /**
+     * Configures an {@link EventBus}; every setter validates at once and names the bad parameter.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder {
+
+        private final Path directory;
+        private String name = DEFAULT_NAME;
+        private BusTopology topology = BusTopology.empty();
+        private DeliveryPolicy delivery = DeliveryPolicy.defaults();
+        private DurabilityMode durability = DurabilityMode.RELAXED;
+        private boolean requireSubscribers = true;
+        private int concurrency = 1;
+        private JsonMapper mapper = JsonSerializer.defaultMapper();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(Path directory) {
+            this.directory = directory;
+        }
+
+        /**
+         * Sets the bus's name, which every process sharing the bus must use.
+         *
+         * @param name letters, digits, '_', '.' and '-', starting with a letter or digit
+         * @return this builder
+         * @throws IllegalArgumentException when invalid
+         */
+        public Builder name(String name) {
+            this.name = Names.requireValid(name, "name");
+            return this;
+        }
+
+        /**
+         * Sets the static routes; every producer of the bus must route alike, since routes are not stored.
+         *
+         * @param topology the routes
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder topology(BusTopology topology) {
+            if (topology == null) {
+                throw new IllegalArgumentException("topology must not be null");
+            }
+            this.topology = topology;
+            return this;
+        }
+
+        /**
+         * Sets the lease of deliveries and the budget of subscriptions without a retry policy.
+         *
+         * @param delivery the policy
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder delivery(DeliveryPolicy delivery) {
+            if (delivery == null) {
+                throw new IllegalArgumentException("delivery must not be null");
+            }
+            this.delivery = delivery;
+            return this;
+        }
+
+        /**
+         * Sets how the bus's commits reach the disk.
+         *
+         * @param durability the mode
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder durability(DurabilityMode durability) {
+            if (durability == null) {
+                throw new IllegalArgumentException("durability must not be null");
+            }
+            this.durability = durability;
+            return this;
+        }
+
+        /**
+         * Sets whether dispatching an event nothing routes is an error (the default) or stores nothing quietly.
+         *
+         * @param require true to throw {@link NoSubscribersException}
+         * @return this builder
+         */
+        public Builder requireSubscribers(boolean require) {
+            this.requireSubscribers = require;
+            return this;
+        }
+
+        /**
+         * Sets how many handlers of each subscription run at once in this process, unless its config says.
+         *
+         * @param concurrency at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when under 1
+         */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * Sets the mapper of payloads, rebuilt to write the Python library's spelling.
+         *
+         * @param mapper the mapper
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder jsonMapper(JsonMapper mapper) {
+            this.mapper = JsonSerializer.withPythonSpelling(mapper);
+            return this;
+        }
+
+        /**
+         * Sets the clock that stamps rows and events and decides lease expiry, for tests.
+         *
+         * @param clock the clock
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder clock(Clock clock) {
+            if (clock == null) {
+                throw new IllegalArgumentException("clock must not be null");
+            }
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Opens the bus, creating its tables in the file when missing.
+         *
+         * @return the bus
+         * @throws io.localqueue.LocalQueueException when the file cannot be opened or is not a localqueue database
+         */
+        public EventBus build() {
+            Path canonical = SqliteQueueStore.prepareDirectory(directory);
+            Database database = Database.acquire(canonical, SqliteQueueStore::open);
+            try {
+                return new EventBus(this, database);
+            } catch (RuntimeException failure) {
+                database.close();
+                throw failure;
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package io.localqueue.bus;
+
+import io.localqueue.DeduplicationConflictException;
+import io.localqueue.FailureReason;
+import io.localqueue.JobOutcome;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueClosedException;
+import io.localqueue.RetryPolicy;
+import io.localqueue.internal.engine.ClaimFeed;
+import io.localqueue.internal.engine.ClaimTrouble;
+import io.localqueue.internal.engine.Errors;
+import io.localqueue.internal.engine.Heartbeats;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.Settlement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes one subscription in this process: {@code concurrency} threads take deliveries from one batched claim
+ * feed, read each envelope, run its handler under lease heartbeats (and a timeout, when set) and settle the outcome
+ * through the database's grouped commit without waiting, except a handler's emitted events, which commit with their
+ * parent's acknowledgement in one transaction of their own.
+ */
+final class SubscriptionConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(EventBus.class);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final EventBus bus;
+    private final Subscription subscription;
+    private final String queue;
+    private final QueueEngine engine;
+    private final int concurrency;
+    private final @Nullable RetryPolicy retry;
+    private final @Nullable Duration timeout;
+    private final List<Class<? extends Throwable>> permanentErrors;
+    private final ClaimFeed feed;
+    private final ClaimTrouble trouble;
+    private final Heartbeats heartbeats;
+    private final ScheduledExecutorService timeouts;
+    private final ExecutorService threads;
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicLong lastBusy = new AtomicLong(System.nanoTime());
+    private volatile boolean running = true;
+
+    SubscriptionConsumer(EventBus bus, Subscription subscription, QueueEngine engine) {
+        this.bus = bus;
+        this.subscription = subscription;
+        this.queue = bus.fanout().queueOf(subscription.name());
+        this.engine = engine;
+        SubscriptionConfig config = subscription.config();
+        this.concurrency = config.concurrency();
+        this.retry = config.retry();
+        this.timeout = config.handlerTimeout();
+        this.permanentErrors = config.permanentErrors();
+        this.feed = new ClaimFeed(engine, queue, concurrency, POLL_NANOS, bus.delivery().lease(), () -> !running);
+        String prefix = "localqueue-bus-" + bus.name() + "-" + subscription.name() + "-";
+        this.trouble = new ClaimTrouble(log, prefix.substring(0, prefix.length() - 1), queue);
+        this.heartbeats = new Heartbeats(bus.delivery().lease().dividedBy(3), daemon(prefix + "heartbeat"), log);
+        this.timeouts = Executors.newSingleThreadScheduledExecutor(daemon(prefix + "timeout"));
+        this.threads = Executors.newFixedThreadPool(concurrency, daemon(prefix + "handler"));
+    }
+
+    void start() {
+        for (int i = 0; i < concurrency; i++) {
+            threads.execute(this::poll);
+        }
+    }
+
+    /** Stops claiming, waits up to {@code drain} for running handlers, then hands back what was not started. */
+    boolean stop(Duration drain) {
+        running = false;
+        feed.wake();
+        engine.wakeWaiters();
+        threads.shutdown();
+        boolean drained;
+        try {
+            drained = threads.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            drained = false;
+        }
+        if (!drained) {
+            threads.shutdownNow();
+        }
+        feed.releaseAll();
+        engine.flushSettlements();
+        heartbeats.shutdown();
+        timeouts.shutdownNow();
+        return drained;
+    }
+
+    /** Tells whether nothing ran and nothing was due for at least {@code nanos}. */
+    boolean idleFor(long nanos) {
+        return active.get() == 0 && System.nanoTime() - lastBusy.get() >= nanos;
+    }
+
+    private void poll() {
+        while (running) {
+            ClaimedRow row;
+            try {
+                row = feed.next();
+            } catch (QueueClosedException closed) {
+                return;
+            } catch (LocalQueueException | IllegalStateException failure) {
+                pause(trouble.failed(failure));
+                continue;
+            }
+            trouble.succeeded();
+            if (row != null) {
+                active.incrementAndGet();
+                try {
+                    deliver(row);
+                } finally {
+                    lastBusy.set(System.nanoTime());
+                    active.decrementAndGet();
+                }
+            }
+        }
+    }
+
+    private void deliver(ClaimedRow row) {
+        EventCodec.Decoded decoded = bus.codec().decode(row.payload());
+        FailureReason unreadable = decoded.failure();
+        if (unreadable != null) {
+            settle(row, Settlement.Kind.DEAD_LETTER, decoded.error(), unreadable, null, 0);
+            return;
+        }
+        String type = java.util.Objects.requireNonNull(decoded.typeName());
+        EventHandler<Object> handler = subscription.handlerFor(type);
+        if (handler == null) {
+            settle(row, Settlement.Kind.DEAD_LETTER, "no handler registered for '" + type + "' in '"
+                    + subscription.name() + "' in this process", FailureReason.NO_HANDLER, null, 0);
+            return;
+        }
+        EventMetadata metadata = java.util.Objects.requireNonNull(decoded.metadata());
+        DeliveryRun context = new DeliveryRun(metadata, row.attempts(), subscription.name(), type);
+        Heartbeats.Beat beat = heartbeats.start(() -> engine.extendLease(row.id(), row.receipt(),
+                bus.delivery().lease().toMillis()), row.id(), queue);
+        Thread handlerThread = Thread.currentThread();
+        TimedOut timedOut = new TimedOut();
+        ScheduledFuture<?> timer = timeout == null ? null : timeouts.schedule(() -> timedOut.interrupt(handlerThread),
+                timeout.toNanos(), TimeUnit.NANOSECONDS);
+        long start = System.nanoTime();
+        Object result = null;
+        Throwable error = null;
+        try {
+            result = handler.handle(java.util.Objects.requireNonNull(decoded.event()), context);
+        } catch (Throwable thrown) {
+            error = thrown;
+        } finally {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            timedOut.done();
+            Thread.interrupted();
+        }
+        boolean leaseLost = beat.stop();
+        feed.handled(Duration.ofNanos(System.nanoTime() - start));
+        if (leaseLost) {
+            log.warn("Lease of delivery {} in '{}' was lost while its handler ran; its result is discarded",
+                    row.id(), queue);
+        } else if (timedOut.fired()) {
+            settle(row, Settlement.Kind.RETRY, "handler timeout after " + seconds(timeout) + " seconds",
+                    retry == null ? FailureReason.HANDLER_TIMEOUT : FailureReason.RETRIES_EXHAUSTED, null,
+                    policyDelay(row));
+        } else if (error != null) {
+            failed(row, error);
+        } else if (result == null) {
+            settle(row, Settlement.Kind.ACK, null, null, null, 0);
+        } else {
+            emit(row, metadata, result);
+        }
+        if (error instanceof VirtualMachineError fatal) {
+            throw fatal;
+        }
+    }
+
+    private void failed(ClaimedRow row, Throwable error) {
+        if (error instanceof RejectException rejected) {
+            settle(row, Settlement.Kind.DEAD_LETTER, rejected.getMessage(), FailureReason.REJECTED,
+                    rejected.category(), 0);
+        } else if (error instanceof RetryException retryLater) {
+            Duration after = retryLater.after();
+            settle(row, Settlement.Kind.RETRY, retryLater.getMessage(), FailureReason.RETRIES_EXHAUSTED, null,
+                    after == null ? policyDelay(row) : after.toMillis());
+        } else if (isPermanent(error)) {
+            settle(row, Settlement.Kind.DEAD_LETTER, "permanent failure: " + Errors.describe(error),
+                    FailureReason.PERMANENT_HANDLER_ERROR, null, 0);
+        } else {
+            settle(row, Settlement.Kind.RETRY, Errors.describe(error), FailureReason.RETRIES_EXHAUSTED, null,
+                    policyDelay(row));
+        }
+    }
+
+    /** Acknowledges the delivery and stores its handler's events in one transaction, fenced by its receipt. */
+    private void emit(ClaimedRow row, EventMetadata parent, Object result) {
+        List<?> events = result instanceof Collection<?> many ? new ArrayList<>(many) : List.of(result);
+        Fanout.Plan plan;
+        try {
+            plan = bus.plan(events, parent);
+        } catch (InvalidEventIdentityException invalid) {
+            settle(row, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid), FailureReason.PERMANENT_HANDLER_ERROR,
+                    "invalid_event_identity", 0);
+            return;
+        } catch (IllegalArgumentException unsupported) {
+            settle(row, Settlement.Kind.DEAD_LETTER, "handler returned an unsupported result: "
+                    + unsupported.getMessage(), FailureReason.PERMANENT_HANDLER_ERROR, null, 0);
+            return;
+        }
+        if (!plan.unrouted().isEmpty() && bus.requiresSubscribers()) {
+            settle(row, Settlement.Kind.DEAD_LETTER, "no subscription for '" + plan.unrouted().get(0)
+                    + "' emitted by the handler", FailureReason.PERMANENT_HANDLER_ERROR, "no_subscribers", 0);
+            return;
+        }
+        if (plan.deliveries().isEmpty()) {
+            settle(row, Settlement.Kind.ACK, null, null, null, 0);
+            return;
+        }
+        try {
+            boolean acked = bus.emit(queue, row.id(), row.receipt(), plan);
+            if (!acked) {
+                log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing "
+                        + "was emitted and it will be delivered again", row.id(), queue);
+            }
+        } catch (DeduplicationConflictException conflict) {
+            settle(row, Settlement.Kind.DEAD_LETTER, Errors.describe(conflict),
+                    FailureReason.PERMANENT_HANDLER_ERROR, "deduplication_conflict", 0);
+        } catch (QueueClosedException closed) {
+            throw closed;
+        } catch (RuntimeException failure) {
+            settle(row, Settlement.Kind.RETRY, "emitting the handler's events failed: " + Errors.describe(failure),
+                    FailureReason.RETRIES_EXHAUSTED, null, policyDelay(row));
+        }
+    }
+
+    private void settle(ClaimedRow row, Settlement.Kind kind, @Nullable String lastError,
+                        @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
+        try {
+            engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
+                    (outcome, failure) -> report(row, outcome, failure, lastError));
+        } catch (QueueClosedException closed) {
+            log.warn("Delivery {} in '{}' could not be settled because the bus closed; it will be delivered again",
+                    row.id(), queue);
+        }
+    }
+
+    private void report(ClaimedRow row, @Nullable JobOutcome outcome, @Nullable RuntimeException failure,
+                        @Nullable String lastError) {
+        if (failure != null) {
+            log.error("Recording the result of delivery {} in '{}' failed; it will be delivered again after its "
+                    + "lease", row.id(), queue, failure);
+        } else if (outcome == JobOutcome.RETRIED) {
+            log.warn("Delivery {} in '{}' failed on attempt {}; it will be retried: {}", row.id(), queue,
+                    row.attempts(), lastError);
+        } else if (outcome == JobOutcome.DEAD_LETTERED) {
+            log.error("Delivery {} in '{}' is now a dead letter: {}", row.id(), queue, lastError);
+        } else if (outcome == JobOutcome.DISCARDED) {
+            log.warn("Lease of delivery {} in '{}' expired before its result was recorded; it will be delivered "
+                    + "again", row.id(), queue);
+        }
+    }
+
+    private long policyDelay(ClaimedRow row) {
+        return retry == null ? 0 : retry.delayAfter(Math.max(1, row.attempts())).toMillis();
+    }
+
+    private boolean isPermanent(Throwable error) {
+        for (Class<? extends Throwable> type : permanentErrors) {
+            if (type.isInstance(error)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String seconds(@Nullable Duration duration) {
+        return duration == null ? "0" : String.valueOf(duration.toMillis() / 1000.0);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Whether the timeout interrupted the handler, made safe against a timer firing after the handler returned. */
+    private static final class TimedOut {
+        private boolean finished;
+        private boolean fired;
+
+        synchronized void interrupt(Thread handler) {
+            if (!finished) {
+                fired = true;
+                handler.interrupt();
+            }
+        }
+
+        synchronized void done() {
+            finished = true;
+        }
+
+        synchronized boolean fired() {
+            return fired;
+        }
+    }
+}
