@@ -309,8 +309,10 @@ public final class EventBus implements AutoCloseable {
                 Subscription subscription = subscriptions.get(subscriptionName);
                 if (subscription != null && subscription.hasHandlers()) {
                     subscription.config().freeze();
-                    SubscriptionConsumer consumer = new SubscriptionConsumer(this, subscription,
-                            engineOf(subscription));
+                    RetryPolicy retry = subscription.config().retry();
+                    QueueEngine claims = new QueueEngine(database, fanout.queueOf(subscriptionName), delivery,
+                            durability, 0, clock, retry == null ? 0 : retry.maxAttempts());
+                    SubscriptionConsumer consumer = new SubscriptionConsumer(this, subscription, claims);
                     consumers.put(subscriptionName, consumer);
                     consumer.start();
                 }

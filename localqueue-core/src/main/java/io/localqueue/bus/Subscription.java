@@ -2,6 +2,7 @@ package io.localqueue.bus;
 
 import io.localqueue.FailureReason;
 import io.localqueue.JobNotFoundException;
+import io.localqueue.QueueStats;
 import io.localqueue.internal.store.FailedRow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,6 +64,16 @@ public final class Subscription {
     public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
         bus.addRoutedHandler(this, type, handler);
         return this;
+    }
+
+    /**
+     * Counts the subscription's deliveries by state, across every process that shares the file; an exact count,
+     * which walks the queue's index.
+     *
+     * @return ready, leased, acknowledged and failed deliveries
+     */
+    public QueueStats stats() {
+        return bus.engineOf(this).stats();
     }
 
     /**

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Consumes one subscription in this process: {@code concurrency} threads take deliveries from one batched claim
  * feed, read each envelope, run its handler under lease heartbeats (and a timeout, when set) and settle the outcome
  * through the database's grouped commit without waiting, except a handler's emitted events, which commit with their
- * parent's acknowledgement in one transaction of their own.
+ * parent's acknowledgement in one transaction of their own. Its engine is its own, closed when it stops: with a
+ * retry policy, its claims write the policy's budget onto every delivery they lease.
  */
 final class SubscriptionConsumer {
 
@@ -100,6 +101,7 @@ final class SubscriptionConsumer {
         engine.flushSettlements();
         heartbeats.shutdown();
         timeouts.shutdownNow();
+        engine.close();
         return drained;
     }
 

@@ -224,6 +224,65 @@ class EventBusTest {
     }
 
     @Test
+    void theRetryPolicysBudgetIsWrittenOnEveryClaimOverTheStoredOne() throws SQLException {
+        EventBus producer = open(EventBus.builder(directory).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 9))
+                .topology(BusTopology.builder().route("mailer", UserCreated.class).build()));
+        DispatchReceipt receipt = producer.dispatch(new UserCreated("u-1", "Ann"));
+        assertThat(count("SELECT max_attempts FROM messages WHERE id = " + receipt.messageIds().get(0))).isEqualTo(10);
+        EventBus consumer = open(EventBus.builder(directory)
+                .topology(BusTopology.builder().route("mailer", UserCreated.class).build()));
+        AtomicInteger calls = new AtomicInteger();
+        Subscription mailer = consumer.subscription("mailer").handler(UserCreated.class, (event, context) -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("down");
+        });
+        mailer.config().retry(RetryPolicy.fixed(2, Duration.ZERO));
+        consumer.start();
+
+        FailedDelivery failed = awaitOneDeadLetter(mailer);
+        assertThat(failed.attempts()).isEqualTo(2);
+        assertThat(calls).hasValue(2);
+        assertThat(count("SELECT max_attempts FROM messages WHERE id = " + failed.id())).isEqualTo(2);
+    }
+
+    @Test
+    void aLowerBudgetFailsADueDeliveryThatSpentItWithoutRunningTheHandler() throws SQLException {
+        EventBus bus = open(BusTopology.builder().route("mailer", UserCreated.class).build());
+        DispatchReceipt receipt = bus.dispatch(new UserCreated("u-1", "Ann"));
+        execute("UPDATE messages SET attempts = 3 WHERE id = " + receipt.messageIds().get(0));
+        AtomicInteger calls = new AtomicInteger();
+        Subscription mailer = bus.subscription("mailer").handler(UserCreated.class, (event, context) -> {
+            calls.incrementAndGet();
+            return null;
+        });
+        mailer.config().retry(RetryPolicy.fixed(2, Duration.ZERO));
+        bus.start();
+
+        FailedDelivery failed = awaitOneDeadLetter(mailer);
+        assertThat(failed.reason()).isEqualTo(FailureReason.RETRIES_EXHAUSTED);
+        assertThat(failed.attempts()).isEqualTo(3);
+        assertThat(calls).hasValue(0);
+    }
+
+    @Test
+    void aHigherBudgetLetsAnExpiredLeaseThatSpentTheOldOneRunAgain() throws SQLException {
+        EventBus bus = open(BusTopology.builder().route("mailer", UserCreated.class).build());
+        DispatchReceipt receipt = bus.dispatch(new UserCreated("u-1", "Ann"));
+        execute("UPDATE messages SET status = 1, attempts = 4, max_attempts = 4, receipt = 'gone', lease_until = 1 "
+                + "WHERE id = " + receipt.messageIds().get(0));
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Subscription mailer = bus.subscription("mailer").handler(UserCreated.class, (event, context) -> {
+            attempts.add(context.attempt());
+            return null;
+        });
+        mailer.config().retry(RetryPolicy.fixed(6, Duration.ZERO));
+        bus.start();
+
+        await().atMost(10, TimeUnit.SECONDS).until(() -> stats(bus, "mailer").acked() == 1);
+        assertThat(attempts).containsExactly(5);
+    }
+
+    @Test
     void aRejectionIsADeadLetterWithItsCategoryAndBeatsPermanentErrors() {
         EventBus bus = open(BusTopology.empty());
         Subscription subscription = bus.handler(UserCreated.class, (event, context) -> {
@@ -452,7 +511,7 @@ class EventBusTest {
     }
 
     private QueueStats stats(EventBus bus, String subscription) {
-        return bus.engineOf(bus.subscription(subscription)).stats();
+        return bus.subscription(subscription).stats();
     }
 
     private List<String> queues() throws SQLException {
@@ -464,6 +523,12 @@ class EventBusTest {
             }
         }
         return queues;
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate(sql);
+        }
     }
 
     private long count(String sql) throws SQLException {

@@ -158,7 +158,7 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
             try {
                 assertThatThrownBy(() -> database.store().write(
                         WriteOptions.within("test", DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300)), () -> { },
-                        writes -> writes.claim("default", System.currentTimeMillis(), Long.MAX_VALUE, 10, true)))
+                        writes -> writes.claim("default", System.currentTimeMillis(), Long.MAX_VALUE, 10, true, 0)))
                         .isInstanceOf(DatabaseBusyException.class)
                         .hasMessageContaining("writers' line");
                 assertThat(Thread.currentThread().isInterrupted()).as("the ended wait leaves no interrupt").isFalse();

@@ -49,6 +49,7 @@ class BoundParametersTest {
                     "column names from the constant ADDED_COLUMNS"),
             Map.entry("Schema.java: index", "statements from the constant INDEXES"),
             Map.entry("Schema.java: sql", "the class's own catalogue queries"),
+            Map.entry("ClaimStatements.java: sql", "one of the class's two claim constants"),
             Map.entry("BusSchema.java: statement", "the class's own constant CREATE statements"));
 
     @Test

@@ -42,12 +42,14 @@ final class Claims {
     private final Consumer<List<ExpiredLease>> reclaimed;
     private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
     private final ClaimTurnWaits turns;
+    private final int claimBudget;
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
 
     Claims(QueueStore store, String queue, long leaseMillis, DurabilityMode durability, Clock clock,
-           ChangeWaits waits, Runnable ensureOpen, Consumer<List<ExpiredLease>> reclaimed) {
+           ChangeWaits waits, Runnable ensureOpen, Consumer<List<ExpiredLease>> reclaimed, int claimBudget) {
         this.store = store;
+        this.claimBudget = claimBudget;
         this.queue = queue;
         this.leaseMillis = leaseMillis;
         this.durability = durability;
@@ -131,7 +133,7 @@ final class Claims {
                 long now = clock.millis();
                 boolean lookForExpired = leaseExpiry.due(now);
                 ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, leaseMillis, "lease"), limit,
-                        lookForExpired);
+                        lookForExpired, claimBudget);
                 if (lookForExpired) {
                     leaseExpiry.looked(now, !done.reclaimed().isEmpty());
                 }

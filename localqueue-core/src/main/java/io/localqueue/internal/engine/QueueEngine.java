@@ -73,6 +73,24 @@ public final class QueueEngine {
      */
     public QueueEngine(Database database, String queue, DeliveryPolicy delivery, DurabilityMode durability,
                        long maxPendingJobs, Clock clock) {
+        this(database, queue, delivery, durability, maxPendingJobs, clock, 0);
+    }
+
+    /**
+     * Creates an engine whose claims write a delivery budget of their own onto every job they lease (and onto
+     * expired leases they reclaim), failing a due job whose claims already reached it instead of leasing it: an
+     * event-bus subscription's retry policy.
+     *
+     * @param database the shared database
+     * @param queue the queue name
+     * @param delivery the lease and retry budget of new jobs
+     * @param durability how this queue's commits reach the disk
+     * @param maxPendingJobs the pending-job limit, or 0 for none
+     * @param clock stamps rows and decides lease expiry
+     * @param claimBudget the budget claims write, or 0 to keep each job's own
+     */
+    public QueueEngine(Database database, String queue, DeliveryPolicy delivery, DurabilityMode durability,
+                       long maxPendingJobs, Clock clock, int claimBudget) {
         this.database = database;
         this.store = database.store();
         this.groupCommit = database.groupCommit();
@@ -86,7 +104,7 @@ public final class QueueEngine {
         this.waits = new ChangeWaits(queue, wakeups, ensureOpen);
         this.leaseExpiries = new LeaseExpiries(queue);
         this.claims = new Claims(store, queue, delivery.lease().toMillis(), durability, clock, waits, ensureOpen,
-                this::reclaimed);
+                this::reclaimed, claimBudget);
     }
 
     /**

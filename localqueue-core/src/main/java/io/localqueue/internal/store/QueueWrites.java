@@ -31,9 +31,12 @@ public interface QueueWrites {
      * @param leaseUntil when the new leases end
      * @param limit how many jobs at most, at least one
      * @param lookForExpired false when the caller knows no lease of the queue can have expired since its last look
+     * @param budget a delivery budget to write onto every leased row and reclaimed lease, failing (as
+     *               {@code retries_exhausted}) a due row whose claims reached it instead of leasing it; 0 keeps each
+     *               row's own
      * @return the leased rows in claim order, and how many expired leases were reclaimed
      */
-    ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired);
+    ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired, int budget);
 
     /**
      * Moves every expired lease of a queue back to ready, keeping its due time, or to failed

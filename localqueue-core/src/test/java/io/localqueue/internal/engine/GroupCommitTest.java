@@ -186,7 +186,7 @@ class GroupCommitTest {
         long now = System.currentTimeMillis();
         return sqlite.write(WriteOptions.standard("test", DurabilityMode.RELAXED), () -> { }, writes -> {
             writes.enqueue(QUEUE, jobs, 3, now, 0);
-            return writes.claim(QUEUE, now, now + 60_000, count, true).rows();
+            return writes.claim(QUEUE, now, now + 60_000, count, true, 0).rows();
         });
     }
 

@@ -60,6 +60,30 @@ final class ClaimStatements {
             RETURNING id, payload, attempts, receipt, lease_until, available_at,
                       (SELECT headers FROM message_headers WHERE message_id = messages.id)""";
 
+    /**
+     * The claim of a consumer with a delivery budget of its own (an event-bus subscription's retry policy): it writes
+     * the budget onto every row it takes, and a row whose claims reached the budget already becomes a dead letter
+     * ({@code retries_exhausted}) in the same statement instead of a lease; the returned status tells them apart.
+     */
+    static final String CLAIM_WITH_BUDGET = """
+            UPDATE messages
+               SET status = CASE WHEN attempts >= ?6 THEN 3 ELSE 1 END,
+                   receipt = CASE WHEN attempts >= ?6 THEN NULL ELSE ?1 || id END,
+                   lease_until = CASE WHEN attempts >= ?6 THEN NULL ELSE ?2 END,
+                   failure_reason = CASE WHEN attempts >= ?6 THEN 'retries_exhausted' ELSE failure_reason END,
+                   attempts = CASE WHEN attempts >= ?6 THEN attempts ELSE attempts + 1 END,
+                   max_attempts = ?6, updated_at = ?3
+             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
+                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                           ORDER BY available_at, lease_until, id LIMIT ?5)
+            RETURNING id, payload, attempts, receipt, lease_until, available_at,
+                      (SELECT headers FROM message_headers WHERE message_id = messages.id), status""";
+
+    /** Expired leases take the claimer's budget before they are reclaimed, so the reclaim judges them by it. */
+    static final String BUDGET_EXPIRED = """
+            UPDATE messages SET max_attempts = ?3
+             WHERE queue = ?1 AND status = 1 AND lease_until <= ?2 AND max_attempts <> ?3""";
+
     private ClaimStatements() {
     }
 
@@ -94,20 +118,36 @@ final class ClaimStatements {
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
      */
     static ClaimBatch claim(Session session, String queue, long now, long leaseUntil, int limit,
-                            boolean lookForExpired) throws SQLException {
-        List<ExpiredLease> reclaimed = lookForExpired && anyExpired(session, queue, now)
-                ? reclaim(session, queue, now) : List.of();
+                            boolean lookForExpired, int budget) throws SQLException {
+        List<ExpiredLease> reclaimed = List.of();
+        if (lookForExpired && anyExpired(session, queue, now)) {
+            if (budget > 0) {
+                session.update(BUDGET_EXPIRED, statement -> {
+                    statement.setString(1, queue);
+                    statement.setLong(2, now);
+                    statement.setInt(3, budget);
+                });
+            }
+            reclaimed = reclaim(session, queue, now);
+        }
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
         List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
         String receiptPrefix = Receipts.newPrefix();
-        session.query(CLAIM, statement -> {
+        String sql = budget > 0 ? CLAIM_WITH_BUDGET : CLAIM;
+        session.query(sql, statement -> {
             statement.setString(1, receiptPrefix);
             statement.setLong(2, leaseUntil);
             statement.setLong(3, now);
             statement.setString(4, queue);
             statement.setInt(5, limit);
+            if (budget > 0) {
+                statement.setInt(6, budget);
+            }
         }, result -> {
             while (result.next()) {
+                if (budget > 0 && result.getInt(8) == Schema.STATUS_FAILED) {
+                    continue;
+                }
                 rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
                         result.getLong(5), StoredHeaders.decode(result.getString(7))));
                 dueTimes.add(result.getLong(6));

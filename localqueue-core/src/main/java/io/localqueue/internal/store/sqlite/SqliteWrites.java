@@ -39,8 +39,9 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired) {
-        return run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired));
+    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
+                            int budget) {
+        return run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired, budget));
     }
 
     @Override

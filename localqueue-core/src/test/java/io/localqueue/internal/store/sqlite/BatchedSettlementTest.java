@@ -210,7 +210,7 @@ class BatchedSettlementTest extends StoreTestBase {
         List<ClaimedRow> claimed = store.write(WriteOptions.standard("claim", DurabilityMode.RELAXED), () -> { },
                 writes -> {
                     writes.enqueue(queue, jobs, maxAttempts, NOW, 0);
-                    return writes.claim(queue, NOW, NOW + LEASE, count, false).rows();
+                    return writes.claim(queue, NOW, NOW + LEASE, count, false, 0).rows();
                 });
         assertThat(claimed).hasSize(count);
         return claimed;

@@ -84,4 +84,19 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
 
         assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING"));
     }
+
+    @Test
+    void aClaimWithABudgetWalksTheSameIndexWithoutSorting() throws SQLException {
+        List<String> plan = plan(ClaimStatements.CLAIM_WITH_BUDGET, "r-", 1L, 1L, "q", 1, 3);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_queue_status"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+    }
+
+    @Test
+    void budgetingExpiredLeasesOnlyVisitsLeasedRowsOfTheQueue() throws SQLException {
+        List<String> plan = plan(ClaimStatements.BUDGET_EXPIRED, "q", 1L, 3);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING"));
+    }
 }
