@@ -7,6 +7,7 @@ module io.localqueue {
     requires transitive java.sql;
     requires org.slf4j;
     requires org.xerial.sqlitejdbc;
+    requires org.apache.commons.csv;
     requires transitive tools.jackson.databind;
     requires static transitive org.jspecify;
 

@@ -14,6 +14,8 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.nio.file.Path;
@@ -24,7 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -190,11 +192,142 @@ public final class EventBus implements AutoCloseable {
         if (requireSubscribers && !plan.unrouted().isEmpty()) {
             throw new NoSubscribersException(plan.unrouted().get(0));
         }
-        Delivered delivered = plan.deliveries().isEmpty() ? new Delivered(List.of(), List.of(), null)
+        Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
                 : store().write(WriteOptions.standard("dispatch", durability), ensureOpen,
                         writes -> Fanout.write(writes, plan, clock.millis()));
         signal(plan);
         return Fanout.receipts(plan, delivered);
+    }
+
+    /**
+     * Ingests events in batches of {@value SourceConfig#DEFAULT_BATCH_SIZE}, one transaction per batch; an error
+     * stops the ingestion and keeps the batches committed before it.
+     *
+     * @param events the events (or envelopes), read one batch ahead at most
+     * @return what was committed
+     * @throws NoSubscribersException when nothing routes an event and the bus requires subscribers
+     */
+    public IngestionResult ingest(Iterable<?> events) {
+        return ingest(events, Function.identity());
+    }
+
+    /**
+     * Ingests a source's items, each turned into an event by {@code transform} exactly once, in batches of
+     * {@value SourceConfig#DEFAULT_BATCH_SIZE}.
+     *
+     * @param source the items
+     * @param transform item → event (or envelope), never null
+     * @param <T> the item type
+     * @return what was committed
+     * @throws IllegalArgumentException when an argument is null or the transform returns null
+     */
+    public <T> IngestionResult ingest(Iterable<T> source, Function<? super T, ?> transform) {
+        if (source == null) {
+            throw new IllegalArgumentException("source must not be null");
+        }
+        requireTransform(transform);
+        ensureOpen();
+        java.util.Iterator<T> items = source.iterator();
+        SourceReader<T> reader = new SourceReader<>() {
+            private long index;
+
+            @Override
+            public boolean hasNext() {
+                return items.hasNext();
+            }
+
+            @Override
+            public SourceRecord<T> next() {
+                index++;
+                return new SourceRecord<>(items.next(), Long.toString(index));
+            }
+
+            @Override
+            public void close() {
+                if (items instanceof AutoCloseable closeable) {
+                    try {
+                        closeable.close();
+                    } catch (Exception ignored) {
+                        // the ingestion's own outcome is what the caller hears
+                    }
+                }
+            }
+        };
+        return new Ingestion<>(this, reader, null, null, null, transform, SourceConfig.DEFAULT_BATCH_SIZE, 0,
+                Ingestion.BatchHook.NONE).run();
+    }
+
+    /**
+     * Ingests a resumable source from where its checkpoint stands, committing the checkpoint with each batch; a
+     * second run after a crash or an error resumes after the last committed batch.
+     *
+     * @param source the source
+     * @param checkpoint the checkpoint's name
+     * @param transform item → event (or envelope), never null
+     * @param batchSize items per transaction, at least 1
+     * @param maxPending the most pending deliveries per subscription, or 0 for no limit
+     * @param <T> the item type
+     * @return what was committed
+     * @throws SourceChangedException when the checkpoint follows a source with another fingerprint; nothing is read
+     * @throws io.localqueue.CheckpointConflictException when another ingestion moved the checkpoint meanwhile
+     */
+    public <T> IngestionResult ingest(ResumableSource<T> source, String checkpoint, Function<? super T, ?> transform,
+                                      int batchSize, long maxPending) {
+        if (source == null) {
+            throw new IllegalArgumentException("source must not be null");
+        }
+        requireCheckpointName(checkpoint);
+        requireTransform(transform);
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+        }
+        if (maxPending < 0) {
+            throw new IllegalArgumentException("maxPending must be positive, or 0 for none, got " + maxPending);
+        }
+        ensureOpen();
+        StoredCheckpoint stored = readCheckpoint(checkpoint);
+        String fingerprint = source.fingerprint();
+        if (stored != null && !java.util.Objects.equals(stored.sourceFingerprint(), fingerprint)) {
+            throw new SourceChangedException("checkpoint '" + checkpoint + "' of bus '" + name + "' follows a source "
+                    + "with fingerprint " + stored.sourceFingerprint() + ", not " + fingerprint
+                    + "; reset the checkpoint to ingest this source from its start");
+        }
+        SourceReader<T> reader = source.open(stored == null ? null : stored.cursor());
+        return new Ingestion<>(this, reader, checkpoint, fingerprint, stored, transform, batchSize, maxPending,
+                Ingestion.BatchHook.NONE).run();
+    }
+
+    /**
+     * Binds a resumable source to this bus under a checkpoint, with a transform; the definition is named after the
+     * checkpoint.
+     *
+     * @param source the source
+     * @param checkpoint the checkpoint's name
+     * @param transform item → event (or envelope)
+     * @param <T> the item type
+     * @return the definition, whose config sets batch size and pending limit
+     * @throws IllegalArgumentException when an argument is null or the checkpoint name blank
+     */
+    public <T> SourceDefinition<T> source(ResumableSource<T> source, String checkpoint,
+                                          Function<? super T, ?> transform) {
+        if (source == null) {
+            throw new IllegalArgumentException("source must not be null");
+        }
+        requireCheckpointName(checkpoint);
+        requireTransform(transform);
+        return new SourceDefinition<>(this, checkpoint, source, checkpoint, transform);
+    }
+
+    /**
+     * Returns a checkpoint of this bus, which need not exist yet.
+     *
+     * @param name the checkpoint's name
+     * @return the checkpoint
+     * @throws IllegalArgumentException when the name is blank
+     */
+    public IngestionCheckpoint checkpoint(String name) {
+        requireCheckpointName(name);
+        return new IngestionCheckpoint(this, name);
     }
 
     /**
@@ -444,6 +577,25 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
+    /** Runs one ingestion batch's transaction. */
+    Ingestion.Committed writeIngestion(StoreWork<Ingestion.Committed> work) {
+        return store().write(WriteOptions.standard("ingest", durability), ensureOpen, work);
+    }
+
+    @Nullable StoredCheckpoint readCheckpoint(String checkpoint) {
+        return store().write(WriteOptions.standard("read a checkpoint", durability), ensureOpen,
+                writes -> writes.checkpoint(name, checkpoint));
+    }
+
+    boolean deleteCheckpoint(String checkpoint) {
+        return store().write(WriteOptions.standard("reset a checkpoint", durability), ensureOpen,
+                writes -> writes.deleteCheckpoint(name, checkpoint));
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
     /** Returns the engine of a subscription's queue, made on first use. */
     QueueEngine engineOf(Subscription subscription) {
         ensureOpen();
@@ -457,7 +609,7 @@ public final class EventBus implements AutoCloseable {
         return retry == null ? delivery.maxAttempts() : retry.maxAttempts();
     }
 
-    private void signal(Fanout.Plan plan) {
+    void signal(Fanout.Plan plan) {
         for (String queue : plan.queues()) {
             store().wakeups().signal(queue);
         }
@@ -479,6 +631,18 @@ public final class EventBus implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private static EventHandler<Object> castHandler(EventHandler<?> handler) {
         return (EventHandler<Object>) handler;
+    }
+
+    private static void requireTransform(@Nullable Function<?, ?> transform) {
+        if (transform == null) {
+            throw new IllegalArgumentException("transform must not be null");
+        }
+    }
+
+    private static void requireCheckpointName(@Nullable String checkpoint) {
+        if (checkpoint == null || checkpoint.isBlank()) {
+            throw new IllegalArgumentException("checkpoint must not be blank");
+        }
     }
 
     private static Object requireEvent(@Nullable Object event) {

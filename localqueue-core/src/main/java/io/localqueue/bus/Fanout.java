@@ -37,6 +37,29 @@ final class Fanout {
     /** The events of one transaction and their deliveries, in order. */
     record Plan(List<Routed> events, List<Delivery> deliveries, List<String> unrouted) {
 
+        /** The events {@code from} (inclusive) to {@code to} (exclusive), with their deliveries. */
+        Plan slice(int from, int to) {
+            int first = 0;
+            for (int i = 0; i < from; i++) {
+                first += events.get(i).subscriptions().size();
+            }
+            int last = first;
+            List<String> unroutedHere = new ArrayList<>();
+            for (int i = from; i < to; i++) {
+                Routed event = events.get(i);
+                last += event.subscriptions().size();
+                if (event.subscriptions().isEmpty()) {
+                    unroutedHere.add(event.encoded().type().name());
+                }
+            }
+            return new Plan(events.subList(from, to), deliveries.subList(first, last), List.copyOf(unroutedHere));
+        }
+
+        /** How many of the events some subscription routes. */
+        long routedEvents() {
+            return events.stream().filter(event -> !event.subscriptions().isEmpty()).count();
+        }
+
         /** The queues the plan writes to, for waking their consumers after the commit. */
         Set<String> queues() {
             Set<String> queues = new LinkedHashSet<>();
@@ -93,10 +116,21 @@ final class Fanout {
      *                                        whole transaction
      */
     static Delivered write(QueueWrites writes, Plan plan, long now) {
+        return write(writes, plan, now, 0);
+    }
+
+    /**
+     * Writes a plan's deliveries inside the caller's transaction unless a queue would then hold more than
+     * {@code limit} pending rows.
+     *
+     * @return the rows, or the queue that lacked room with nothing written
+     * @throws DeduplicationConflictException when an identity is stored with another payload
+     */
+    static Delivered write(QueueWrites writes, Plan plan, long now, long limit) {
         if (plan.deliveries().isEmpty()) {
-            return new Delivered(List.of(), List.of(), null);
+            return Delivered.NOTHING;
         }
-        Delivered delivered = writes.deliver(plan.deliveries(), now);
+        Delivered delivered = writes.deliver(plan.deliveries(), now, limit);
         String conflict = delivered.conflict();
         if (conflict != null) {
             throw new DeduplicationConflictException(conflict);

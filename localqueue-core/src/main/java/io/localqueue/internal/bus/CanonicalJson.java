@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  * unit), integers in full, floats as Python spells them, and only quotes, backslashes and control characters
  * escaped.
  */
-final class CanonicalJson {
+public final class CanonicalJson {
 
     private CanonicalJson() {
     }
@@ -28,7 +28,7 @@ final class CanonicalJson {
      * @return the canonical text
      * @throws IllegalArgumentException for a number that is not finite
      */
-    static String text(JsonNode node) {
+    public static String text(JsonNode node) {
         StringBuilder out = new StringBuilder();
         write(node, out);
         return out.toString();
@@ -40,7 +40,7 @@ final class CanonicalJson {
      * @param node the tree
      * @return the SHA-256 digest in lower-case hexadecimal, as Python's {@code hexdigest()}
      */
-    static String sha256(JsonNode node) {
+    public static String sha256(JsonNode node) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             return HexFormat.of().formatHex(digest.digest(text(node).getBytes(StandardCharsets.UTF_8)));

@@ -1,6 +1,7 @@
 package io.localqueue.internal.store;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The transitions of the queue's state machine, each run inside the caller's write transaction
@@ -94,9 +95,47 @@ public interface QueueWrites {
      *
      * @param deliveries the deliveries in input order
      * @param now the time stamped on new rows
-     * @return the ids and which rows are new, or the conflict (the caller then rolls the transaction back)
+     * @param limit the most pending (ready plus leased) rows each queue may hold after the fan-out, or 0 for no
+     *              limit; deliveries that resolve to existing rows take no room, and a fan-out adding none passes
+     *              even above the limit
+     * @return the ids and which rows are new; or the queue that lacked room, with nothing written; or the conflict
+     *         (the caller then rolls the transaction back)
      */
-    Delivered deliver(List<Delivery> deliveries, long now);
+    Delivered deliver(List<Delivery> deliveries, long now, long limit);
+
+    /**
+     * Reads an ingestion checkpoint inside the transaction.
+     *
+     * @param bus the bus's name
+     * @param name the checkpoint's name
+     * @return the checkpoint, or null when there is none
+     */
+    @Nullable StoredCheckpoint checkpoint(String bus, String name);
+
+    /**
+     * Moves an ingestion checkpoint on, if it is still the one the caller read: creates it (with a new random
+     * generation, version 1) when the caller expected none, else advances its cursor and version.
+     *
+     * @param bus the bus's name
+     * @param name the checkpoint's name
+     * @param expected the checkpoint the caller read, or null when it expected none
+     * @param cursor the cursor after the last item committed
+     * @param fingerprint the source's fingerprint, or null
+     * @param items how many source items the batch consumed
+     * @param now the time stamped on it
+     * @return the checkpoint after the move, or null when it was not the expected one
+     */
+    @Nullable StoredCheckpoint advanceCheckpoint(String bus, String name, @Nullable StoredCheckpoint expected,
+                                                 String cursor, @Nullable String fingerprint, long items, long now);
+
+    /**
+     * Deletes an ingestion checkpoint; the deliveries it made stay.
+     *
+     * @param bus the bus's name
+     * @param name the checkpoint's name
+     * @return true when there was one
+     */
+    boolean deleteCheckpoint(String bus, String name);
 
     /**
      * Records that deliveries were emitted by the handler of another, and makes them (and whatever they emitted

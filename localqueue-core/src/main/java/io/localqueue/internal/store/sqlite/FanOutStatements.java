@@ -5,8 +5,12 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,7 +50,22 @@ final class FanOutStatements {
     private FanOutStatements() {
     }
 
-    static Delivered deliver(Session session, List<Delivery> deliveries, long now) throws SQLException {
+    /** Whether a queue holds a row with the event id or identity key already. */
+    private static final String HOLDS_EVENT = """
+            SELECT EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND job_id = ?2)
+                OR (?3 IS NOT NULL AND EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND dedup_key = ?3))""";
+
+    /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
+    private static final String COUNT_PENDING_UP_TO =
+            "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE queue = ? AND status IN (0, 1) LIMIT ?)";
+
+    static Delivered deliver(Session session, List<Delivery> deliveries, long now, long limit) throws SQLException {
+        if (limit > 0) {
+            Delivered full = checkRoom(session, deliveries, limit);
+            if (full != null) {
+                return full;
+            }
+        }
         List<Long> ids = new ArrayList<>(deliveries.size());
         List<Boolean> inserted = new ArrayList<>(deliveries.size());
         for (Delivery delivery : deliveries) {
@@ -71,7 +90,53 @@ final class FanOutStatements {
             ids.add(existing.id());
             inserted.add(false);
         }
-        return new Delivered(List.copyOf(ids), List.copyOf(inserted), null);
+        return Delivered.written(ids, inserted);
+    }
+
+    /**
+     * Checks every queue of the fan-out for room before anything is inserted: a queue's new rows are its distinct
+     * events (by identity key, else event id) that it does not hold yet.
+     *
+     * @return the queue that lacks room, or null when all have it
+     */
+    private static @Nullable Delivered checkRoom(Session session, List<Delivery> deliveries, long limit)
+            throws SQLException {
+        Map<String, Set<String>> eventsByQueue = new LinkedHashMap<>();
+        Map<String, Delivery> firstByEvent = new LinkedHashMap<>();
+        for (Delivery delivery : deliveries) {
+            String event = delivery.dedupKey() != null ? "k:" + delivery.dedupKey() : "e:" + delivery.jobId();
+            eventsByQueue.computeIfAbsent(delivery.queue(), queue -> new LinkedHashSet<>()).add(event);
+            firstByEvent.putIfAbsent(delivery.queue() + "\n" + event, delivery);
+        }
+        for (Map.Entry<String, Set<String>> queue : eventsByQueue.entrySet()) {
+            long newRows = 0;
+            for (String event : queue.getValue()) {
+                Delivery delivery = firstByEvent.get(queue.getKey() + "\n" + event);
+                Long held = session.queryLong(HOLDS_EVENT, statement -> {
+                    statement.setString(1, delivery.queue());
+                    statement.setString(2, delivery.jobId());
+                    statement.setString(3, delivery.dedupKey());
+                });
+                if (held == null || held == 0) {
+                    newRows++;
+                }
+            }
+            if (newRows == 0) {
+                continue;
+            }
+            if (newRows > limit) {
+                return Delivered.full(queue.getKey(), true);
+            }
+            long allowed = limit - newRows;
+            Long pending = session.queryLong(COUNT_PENDING_UP_TO, statement -> {
+                statement.setString(1, queue.getKey());
+                statement.setLong(2, allowed + 1);
+            });
+            if (pending != null && pending > allowed) {
+                return Delivered.full(queue.getKey(), false);
+            }
+        }
+        return null;
     }
 
     static void link(Session session, long parentId, List<Long> childIds) throws SQLException {

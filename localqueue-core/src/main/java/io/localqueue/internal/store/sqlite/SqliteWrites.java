@@ -14,9 +14,11 @@ import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.StoredCheckpoint;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue's transitions on the writer session of one write transaction; SQLite failures leave as
@@ -79,8 +81,26 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public Delivered deliver(List<Delivery> deliveries, long now) {
-        return run(writer -> FanOutStatements.deliver(writer, deliveries, now));
+    public Delivered deliver(List<Delivery> deliveries, long now, long limit) {
+        return run(writer -> FanOutStatements.deliver(writer, deliveries, now, limit));
+    }
+
+    @Override
+    public @Nullable StoredCheckpoint checkpoint(String bus, String name) {
+        return run(writer -> CheckpointStatements.read(writer, bus, name));
+    }
+
+    @Override
+    public @Nullable StoredCheckpoint advanceCheckpoint(String bus, String name, @Nullable StoredCheckpoint expected,
+                                                        String cursor, @Nullable String fingerprint, long items,
+                                                        long now) {
+        return run(writer -> CheckpointStatements.advance(writer, bus, name, expected, cursor, fingerprint, items,
+                now));
+    }
+
+    @Override
+    public boolean deleteCheckpoint(String bus, String name) {
+        return run(writer -> CheckpointStatements.delete(writer, bus, name));
     }
 
     @Override

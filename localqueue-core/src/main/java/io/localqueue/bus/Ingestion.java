@@ -1,0 +1,203 @@
+package io.localqueue.bus;
+
+import io.localqueue.CheckpointConflictException;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueFullException;
+import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.StoredCheckpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One ingestion: reads a source a batch at a time (never more than one batch ahead), turns each item into an event,
+ * and commits each batch's fan-out in one transaction with its checkpoint's compare-and-swap (checked before the
+ * pending limit, so a stale ingester fails rather than waits). A batch that does not fit the pending limit waits
+ * for room with a growing pause; one that could never fit is split into order-preserving halves. The first error
+ * stops the ingestion; earlier batches stay committed.
+ *
+ * @param <T> the source's item type
+ */
+final class Ingestion<T> {
+
+    /** The first pause of a batch waiting for room, growing by half each time up to {@link #MAX_PAUSE_MS}. */
+    static final long FIRST_PAUSE_MS = 10;
+    static final long MAX_PAUSE_MS = 250;
+
+    /** What an execution adds to each batch's transaction; an ingestion on its own adds nothing. */
+    interface BatchHook {
+        BatchHook NONE = new BatchHook() {
+        };
+
+        /** Runs first in the transaction; throws to refuse the batch (a lost source lease). */
+        default void before(QueueWrites writes, long now) {
+        }
+
+        /** Runs after the deliveries were written, in the same transaction. */
+        default void after(QueueWrites writes, Fanout.Plan plan, Delivered delivered, long items, long now) {
+        }
+    }
+
+    private final EventBus bus;
+    private final SourceReader<T> reader;
+    private final @Nullable String checkpoint;
+    private final @Nullable String fingerprint;
+    private final Function<? super T, ?> transform;
+    private final int batchSize;
+    private final long maxPending;
+    private final BatchHook hook;
+    private @Nullable StoredCheckpoint expected;
+    private long itemsRead;
+    private long eventsDispatched;
+    private long eventsUnrouted;
+    private long inserted;
+    private long deduplicated;
+    private long batches;
+    private @Nullable String lastCursor;
+
+    Ingestion(EventBus bus, SourceReader<T> reader, @Nullable String checkpoint, @Nullable String fingerprint,
+              @Nullable StoredCheckpoint start, Function<? super T, ?> transform, int batchSize, long maxPending,
+              BatchHook hook) {
+        this.bus = bus;
+        this.reader = reader;
+        this.checkpoint = checkpoint;
+        this.fingerprint = fingerprint;
+        this.expected = start;
+        this.lastCursor = start == null ? null : start.cursor();
+        this.transform = transform;
+        this.batchSize = batchSize;
+        this.maxPending = maxPending;
+        this.hook = hook;
+    }
+
+    IngestionResult run() {
+        long started = System.nanoTime();
+        String startCursor = lastCursor;
+        boolean resumed = expected != null;
+        try (reader) {
+            List<SourceRecord<T>> items = new ArrayList<>(Math.min(batchSize, 10_000));
+            while (true) {
+                items.clear();
+                while (items.size() < batchSize && reader.hasNext()) {
+                    items.add(reader.next());
+                }
+                if (items.isEmpty()) {
+                    break;
+                }
+                List<Object> events = new ArrayList<>(items.size());
+                for (int i = 0; i < items.size(); i++) {
+                    events.add(eventOf(items.get(i).value(), itemsRead + i + 1));
+                }
+                Fanout.Plan plan = bus.plan(events, null);
+                if (bus.requiresSubscribers() && !plan.unrouted().isEmpty()) {
+                    throw new NoSubscribersException(plan.unrouted().get(0));
+                }
+                commit(items, plan);
+            }
+        }
+        CheckpointProgress progress = checkpoint == null ? null
+                : new CheckpointProgress(checkpoint, startCursor, lastCursor, resumed);
+        return new IngestionResult(itemsRead, eventsDispatched, eventsUnrouted, inserted, deduplicated, batches,
+                Duration.ofNanos(System.nanoTime() - started), progress);
+    }
+
+    private Object eventOf(T item, long index) {
+        Object event = transform.apply(item);
+        if (event == null) {
+            throw new IllegalArgumentException("the transform returned null for source item " + index
+                    + "; it must return an event");
+        }
+        return event;
+    }
+
+    /** Commits items with their plan, waiting for room or splitting as the pending limit requires. */
+    private void commit(List<SourceRecord<T>> items, Fanout.Plan plan) {
+        long pause = FIRST_PAUSE_MS;
+        String cursor = items.get(items.size() - 1).cursor();
+        while (true) {
+            Committed committed = bus.writeIngestion(writes -> attempt(writes, plan, cursor, items.size()));
+            Delivered delivered = committed.delivered();
+            if (delivered.written()) {
+                expected = committed.checkpoint();
+                lastCursor = cursor;
+                itemsRead += items.size();
+                eventsDispatched += plan.routedEvents();
+                eventsUnrouted += plan.unrouted().size();
+                long newRows = delivered.inserted().stream().filter(Boolean::booleanValue).count();
+                inserted += newRows;
+                deduplicated += delivered.inserted().size() - newRows;
+                batches++;
+                bus.signal(plan);
+                return;
+            }
+            if (delivered.impossible()) {
+                if (items.size() == 1) {
+                    throw new QueueFullException("a single event exceeds maxPending (" + maxPending + ") on an "
+                            + "empty subscription queue '" + delivered.fullQueue() + "'");
+                }
+                int half = items.size() / 2;
+                commit(new ArrayList<>(items.subList(0, half)), plan.slice(0, half));
+                commit(new ArrayList<>(items.subList(half, items.size())), plan.slice(half, items.size()));
+                return;
+            }
+            pause(pause);
+            pause = Math.min(MAX_PAUSE_MS, pause + pause / 2);
+        }
+    }
+
+    private Committed attempt(QueueWrites writes, Fanout.Plan plan, String cursor, int items) {
+        long now = bus.now();
+        if (checkpoint != null) {
+            StoredCheckpoint current = writes.checkpoint(bus.name(), checkpoint);
+            if (!sameIncarnation(current, expected)) {
+                throw conflict();
+            }
+        }
+        hook.before(writes, now);
+        Delivered delivered = Fanout.write(writes, plan, now, maxPending);
+        if (!delivered.written()) {
+            return new Committed(delivered, expected);
+        }
+        StoredCheckpoint next = null;
+        if (checkpoint != null) {
+            next = writes.advanceCheckpoint(bus.name(), checkpoint, expected, cursor, fingerprint, items, now);
+            if (next == null) {
+                throw conflict();
+            }
+        }
+        hook.after(writes, plan, delivered, items, now);
+        return new Committed(delivered, next);
+    }
+
+    private CheckpointConflictException conflict() {
+        return new CheckpointConflictException("checkpoint '" + checkpoint + "' of bus '" + bus.name()
+                + "' moved on since this ingestion read it: another ingestion committed, or it was reset");
+    }
+
+    private static boolean sameIncarnation(@Nullable StoredCheckpoint current, @Nullable StoredCheckpoint expected) {
+        if (current == null || expected == null) {
+            return current == null && expected == null;
+        }
+        return current.generation().equals(expected.generation()) && current.version() == expected.version();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new LocalQueueException("interrupted while a batch waited for room under maxPending");
+        }
+    }
+
+    /** What one batch's transaction did. */
+    record Committed(Delivered delivered, @Nullable StoredCheckpoint checkpoint) {
+        Committed {
+            Objects.requireNonNull(delivered);
+        }
+    }
+}
