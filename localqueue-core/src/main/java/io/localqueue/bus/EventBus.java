@@ -61,6 +61,9 @@ public final class EventBus implements AutoCloseable {
     /** The name of a bus built without one. */
     public static final String DEFAULT_NAME = "default";
 
+    /** How long an execution's source lease lasts without renewal, unless the builder says. */
+    public static final Duration DEFAULT_EXECUTION_LEASE = Duration.ofSeconds(60);
+
     /** How long {@link #close()} waits for running handlers. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -71,6 +74,7 @@ public final class EventBus implements AutoCloseable {
     private final boolean requireSubscribers;
     private final int concurrency;
     private final Clock clock;
+    private final Duration executionLease;
     private final EventRegistry registry = new EventRegistry();
     private final EventCodec codec;
     private final Fanout fanout;
@@ -81,7 +85,10 @@ public final class EventBus implements AutoCloseable {
     private final Object lifecycle = new Object();
     private volatile BusTopology topology;
     private volatile boolean started;
+    private volatile boolean consumed;
     private volatile boolean closed;
+    private boolean managedRunner;
+    private int runnerUsers;
 
     private EventBus(Builder builder, Database database) {
         this.database = database;
@@ -91,6 +98,7 @@ public final class EventBus implements AutoCloseable {
         this.requireSubscribers = builder.requireSubscribers;
         this.concurrency = builder.concurrency;
         this.clock = builder.clock;
+        this.executionLease = builder.executionLease;
         this.topology = builder.topology;
         this.codec = new EventCodec(builder.mapper, registry);
         this.fanout = new Fanout(name, codec);
@@ -254,7 +262,7 @@ public final class EventBus implements AutoCloseable {
             }
         };
         return new Ingestion<>(this, reader, null, null, null, transform, SourceConfig.DEFAULT_BATCH_SIZE, 0,
-                Ingestion.BatchHook.NONE).run();
+                Ingestion.BatchHook.NONE, () -> false).run();
     }
 
     /**
@@ -285,16 +293,31 @@ public final class EventBus implements AutoCloseable {
             throw new IllegalArgumentException("maxPending must be positive, or 0 for none, got " + maxPending);
         }
         ensureOpen();
+        return resumableIngestion(source, checkpoint, transform, batchSize, maxPending, Ingestion.BatchHook.NONE,
+                () -> false).run();
+    }
+
+    /**
+     * Prepares the ingestion of a resumable source at its checkpoint's cursor, refusing a changed source before it
+     * is opened.
+     */
+    <T> Ingestion<T> resumableIngestion(ResumableSource<T> source, String checkpoint, Function<? super T, ?> transform,
+                                        int batchSize, long maxPending, Ingestion.BatchHook hook,
+                                        java.util.function.BooleanSupplier stop) {
         StoredCheckpoint stored = readCheckpoint(checkpoint);
         String fingerprint = source.fingerprint();
         if (stored != null && !java.util.Objects.equals(stored.sourceFingerprint(), fingerprint)) {
-            throw new SourceChangedException("checkpoint '" + checkpoint + "' of bus '" + name + "' follows a source "
-                    + "with fingerprint " + stored.sourceFingerprint() + ", not " + fingerprint
-                    + "; reset the checkpoint to ingest this source from its start");
+            throw sourceChanged(checkpoint, stored.sourceFingerprint(), fingerprint);
         }
         SourceReader<T> reader = source.open(stored == null ? null : stored.cursor());
-        return new Ingestion<>(this, reader, checkpoint, fingerprint, stored, transform, batchSize, maxPending,
-                Ingestion.BatchHook.NONE).run();
+        return new Ingestion<>(this, reader, checkpoint, fingerprint, stored, transform, batchSize, maxPending, hook,
+                stop);
+    }
+
+    SourceChangedException sourceChanged(String checkpoint, @Nullable String stored, @Nullable String given) {
+        return new SourceChangedException("checkpoint '" + checkpoint + "' of bus '" + name + "' follows a source "
+                + "with fingerprint " + stored + ", not " + given
+                + "; reset the checkpoint to ingest this source from its start");
     }
 
     /**
@@ -411,6 +434,61 @@ public final class EventBus implements AutoCloseable {
     }
 
     /**
+     * Runs a source definition to completion: ingests its source (resuming where its checkpoint stands, under a
+     * source lease so that one process reads it at a time) and waits until none of its deliveries, nor any their
+     * handlers emitted, is ready or leased. This process's handlers consume meanwhile (started for the call when the
+     * bus is not consuming already); other processes on the file may consume too. A later call after a crash resumes
+     * the same execution.
+     *
+     * @param definition a definition of this bus whose source has a fingerprint
+     * @return the completed execution; dead letters are counted, not thrown
+     * @throws IllegalArgumentException when the definition is another bus's, or its source has no fingerprint
+     * @throws SourceChangedException when the checkpoint follows a source with another fingerprint
+     */
+    public ExecutionResult execute(SourceDefinition<?> definition) {
+        return execute(definition, null);
+    }
+
+    /**
+     * Runs a source definition to completion, or until {@code timeout} (counted once the execution is open) passes.
+     *
+     * @param definition a definition of this bus whose source has a fingerprint
+     * @param timeout the longest wait, or null for none
+     * @return the completed execution
+     * @throws ExecutionTimeoutException when the timeout passes first; what was committed stays
+     */
+    public ExecutionResult execute(SourceDefinition<?> definition, @Nullable Duration timeout) {
+        if (definition == null || definition.bus() != this) {
+            throw new IllegalArgumentException("definition must be one of this bus's, made by its source(…)");
+        }
+        if (timeout != null) {
+            io.localqueue.internal.time.Durations.requirePositiveMillis(timeout, "timeout");
+        }
+        ensureOpen();
+        return new Execution<>(this, definition, timeout).run();
+    }
+
+    /**
+     * Runs {@link #execute(SourceDefinition)} on a thread of its own.
+     *
+     * @param definition a definition of this bus whose source has a fingerprint
+     * @return the result to come; it completes exceptionally with what {@code execute} would throw
+     */
+    public java.util.concurrent.CompletableFuture<ExecutionResult> executeAsync(SourceDefinition<?> definition) {
+        java.util.concurrent.CompletableFuture<ExecutionResult> result = new java.util.concurrent.CompletableFuture<>();
+        Thread runner = new Thread(() -> {
+            try {
+                result.complete(execute(definition));
+            } catch (Throwable failure) {
+                result.completeExceptionally(failure);
+            }
+        }, "localqueue-bus-execution-" + name);
+        runner.setDaemon(true);
+        runner.start();
+        return result;
+    }
+
+    /**
      * Returns a subscription the topology declares.
      *
      * @param name the subscription's name
@@ -438,6 +516,7 @@ public final class EventBus implements AutoCloseable {
                 throw new IllegalStateException("bus '" + name + "' consumes already");
             }
             started = true;
+            consumed = true;
             for (String subscriptionName : topology.subscriptionNames()) {
                 Subscription subscription = subscriptions.get(subscriptionName);
                 if (subscription != null && subscription.hasHandlers()) {
@@ -477,17 +556,30 @@ public final class EventBus implements AutoCloseable {
 
     /**
      * Stops consuming, waiting up to {@link #DEFAULT_SHUTDOWN_TIMEOUT} for running handlers; deliveries not yet
-     * started are handed back at once. The bus can still dispatch; it cannot start again.
+     * started are handed back at once. The bus can still dispatch, and start again.
      *
      * @return true when every handler finished in time
      */
     public boolean stop() {
+        return stop(DEFAULT_SHUTDOWN_TIMEOUT);
+    }
+
+    /**
+     * Stops consuming, waiting up to {@code timeout} for running handlers, then interrupting those still running:
+     * their deliveries are handed back without being counted.
+     *
+     * @param timeout the longest wait, zero or more
+     * @return true when every handler finished in time
+     */
+    public boolean stop(Duration timeout) {
+        io.localqueue.internal.time.Durations.requireNonNegativeMillis(timeout, "timeout");
         synchronized (lifecycle) {
             boolean drained = true;
             for (SubscriptionConsumer consumer : consumers.values()) {
-                drained &= consumer.stop(DEFAULT_SHUTDOWN_TIMEOUT);
+                drained &= consumer.stop(timeout);
             }
             consumers.clear();
+            started = false;
             return drained;
         }
     }
@@ -577,6 +669,49 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
+    /** Starts this process's consumers for an execution unless they run already; counted, so the last user stops them. */
+    void acquireRunner() {
+        synchronized (lifecycle) {
+            if (!started) {
+                boolean handlers = subscriptions.values().stream().anyMatch(Subscription::hasHandlers);
+                if (!handlers) {
+                    return;
+                }
+                start();
+                managedRunner = true;
+            }
+            if (managedRunner) {
+                runnerUsers++;
+            }
+        }
+    }
+
+    /**
+     * Stops the consumers an execution started, once no execution uses them: after a completed execution they
+     * drain as {@link #stop()} does, after a failed or timed-out one they are interrupted at once.
+     */
+    void releaseRunner(boolean drain) {
+        synchronized (lifecycle) {
+            if (managedRunner && --runnerUsers == 0) {
+                managedRunner = false;
+                stop(drain ? DEFAULT_SHUTDOWN_TIMEOUT : Duration.ZERO);
+            }
+        }
+    }
+
+    <R> R writeExecution(String what, StoreWork<R> work) {
+        return store().write(WriteOptions.standard(what, durability), ensureOpen, work);
+    }
+
+    boolean executionPending(String executionId) {
+        ensureOpen();
+        return store().executionPending(executionId);
+    }
+
+    Duration executionLease() {
+        return executionLease;
+    }
+
     /** Runs one ingestion batch's transaction. */
     Ingestion.Committed writeIngestion(StoreWork<Ingestion.Committed> work) {
         return store().write(WriteOptions.standard("ingest", durability), ensureOpen, work);
@@ -654,8 +789,9 @@ public final class EventBus implements AutoCloseable {
 
     private void requireNotStarted() {
         ensureOpen();
-        if (started) {
-            throw new IllegalStateException("bus '" + name + "' consumes already; register handlers before start()");
+        if (consumed) {
+            throw new IllegalStateException("bus '" + name + "' has consumed already; register handlers before "
+                    + "start()");
         }
     }
 
@@ -685,6 +821,7 @@ public final class EventBus implements AutoCloseable {
         private int concurrency = 1;
         private JsonMapper mapper = JsonSerializer.defaultMapper();
         private Clock clock = Clock.systemUTC();
+        private Duration executionLease = DEFAULT_EXECUTION_LEASE;
 
         private Builder(Path directory) {
             this.directory = directory;
@@ -797,6 +934,20 @@ public final class EventBus implements AutoCloseable {
                 throw new IllegalArgumentException("clock must not be null");
             }
             this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Sets how long an execution's hold on its source lasts without renewal: its heartbeat renews it every third
+         * of that, and after a crash another process resumes the execution once it ran out.
+         *
+         * @param lease at least one millisecond
+         * @return this builder
+         * @throws IllegalArgumentException when shorter
+         */
+        public Builder executionLease(Duration lease) {
+            io.localqueue.internal.time.Durations.requirePositiveMillis(lease, "executionLease");
+            this.executionLease = lease;
             return this;
         }
 

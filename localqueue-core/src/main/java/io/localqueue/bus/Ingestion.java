@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -37,8 +38,9 @@ final class Ingestion<T> {
         default void before(QueueWrites writes, long now) {
         }
 
-        /** Runs after the deliveries were written, in the same transaction. */
-        default void after(QueueWrites writes, Fanout.Plan plan, Delivered delivered, long items, long now) {
+        /** Runs after the deliveries and the checkpoint were written, in the same transaction. */
+        default void after(QueueWrites writes, Fanout.Plan plan, Delivered delivered,
+                           @Nullable StoredCheckpoint checkpoint, long items, long now) {
         }
     }
 
@@ -50,6 +52,7 @@ final class Ingestion<T> {
     private final int batchSize;
     private final long maxPending;
     private final BatchHook hook;
+    private final BooleanSupplier stop;
     private @Nullable StoredCheckpoint expected;
     private long itemsRead;
     private long eventsDispatched;
@@ -58,10 +61,11 @@ final class Ingestion<T> {
     private long deduplicated;
     private long batches;
     private @Nullable String lastCursor;
+    private boolean stoppedEarly;
 
     Ingestion(EventBus bus, SourceReader<T> reader, @Nullable String checkpoint, @Nullable String fingerprint,
               @Nullable StoredCheckpoint start, Function<? super T, ?> transform, int batchSize, long maxPending,
-              BatchHook hook) {
+              BatchHook hook, BooleanSupplier stop) {
         this.bus = bus;
         this.reader = reader;
         this.checkpoint = checkpoint;
@@ -72,6 +76,12 @@ final class Ingestion<T> {
         this.batchSize = batchSize;
         this.maxPending = maxPending;
         this.hook = hook;
+        this.stop = stop;
+    }
+
+    /** Tells whether the last run ended because it was told to stop, before the source's end. */
+    boolean stopped() {
+        return stoppedEarly;
     }
 
     IngestionResult run() {
@@ -81,6 +91,10 @@ final class Ingestion<T> {
         try (reader) {
             List<SourceRecord<T>> items = new ArrayList<>(Math.min(batchSize, 10_000));
             while (true) {
+                if (stop.getAsBoolean()) {
+                    stoppedEarly = true;
+                    break;
+                }
                 items.clear();
                 while (items.size() < batchSize && reader.hasNext()) {
                     items.add(reader.next());
@@ -144,6 +158,9 @@ final class Ingestion<T> {
                 commit(new ArrayList<>(items.subList(half, items.size())), plan.slice(half, items.size()));
                 return;
             }
+            if (stop.getAsBoolean()) {
+                throw new IngestionStopped();
+            }
             pause(pause);
             pause = Math.min(MAX_PAUSE_MS, pause + pause / 2);
         }
@@ -169,7 +186,7 @@ final class Ingestion<T> {
                 throw conflict();
             }
         }
-        hook.after(writes, plan, delivered, items, now);
+        hook.after(writes, plan, delivered, next, items, now);
         return new Committed(delivered, next);
     }
 
@@ -191,6 +208,15 @@ final class Ingestion<T> {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new LocalQueueException("interrupted while a batch waited for room under maxPending");
+        }
+    }
+
+    /** Ends an ingestion told to stop while a batch waited for room; nothing of that batch was written. */
+    static final class IngestionStopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        IngestionStopped() {
+            super("the ingestion was told to stop while a batch waited for room", null, false, false);
         }
     }
 

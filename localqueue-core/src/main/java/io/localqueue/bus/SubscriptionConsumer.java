@@ -56,6 +56,8 @@ final class SubscriptionConsumer {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong lastBusy = new AtomicLong(System.nanoTime());
     private volatile boolean running = true;
+    /** Set once the stop gave up waiting and interrupts the handlers still running. */
+    private volatile boolean abandoned;
 
     SubscriptionConsumer(EventBus bus, Subscription subscription, QueueEngine engine) {
         this.bus = bus;
@@ -95,7 +97,13 @@ final class SubscriptionConsumer {
             drained = false;
         }
         if (!drained) {
+            abandoned = true;
             threads.shutdownNow();
+            try {
+                threads.awaitTermination(drain.isZero() ? 5 : 1, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         feed.releaseAll();
         engine.flushSettlements();
@@ -175,6 +183,8 @@ final class SubscriptionConsumer {
         if (leaseLost) {
             log.warn("Lease of delivery {} in '{}' was lost while its handler ran; its result is discarded",
                     row.id(), queue);
+        } else if (error != null && abandoned) {
+            release(row);
         } else if (timedOut.fired()) {
             settle(row, Settlement.Kind.RETRY, "handler timeout after " + seconds(timeout) + " seconds",
                     retry == null ? FailureReason.HANDLER_TIMEOUT : FailureReason.RETRIES_EXHAUSTED, null,
@@ -188,6 +198,19 @@ final class SubscriptionConsumer {
         }
         if (error instanceof VirtualMachineError fatal) {
             throw fatal;
+        }
+    }
+
+    /** Hands back, without counting the delivery, a delivery whose handler the stop interrupted. */
+    private void release(ClaimedRow row) {
+        try {
+            if (engine.release(row.id(), row.receipt())) {
+                log.warn("Delivery {} in '{}' was interrupted by the bus stopping; it is ready again and the "
+                        + "interrupted delivery is not counted", row.id(), queue);
+            }
+        } catch (RuntimeException failure) {
+            log.warn("Delivery {} in '{}' was interrupted by the bus stopping and could not be handed back; it "
+                    + "will be delivered again after its lease", row.id(), queue, failure);
         }
     }
 

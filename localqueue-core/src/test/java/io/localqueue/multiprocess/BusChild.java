@@ -2,8 +2,12 @@ package io.localqueue.multiprocess;
 
 import io.localqueue.bus.BusEvent;
 import io.localqueue.bus.BusTopology;
+import io.localqueue.bus.CsvRow;
+import io.localqueue.bus.CsvSource;
 import io.localqueue.bus.DispatchReceipt;
 import io.localqueue.bus.EventBus;
+import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.SourceDefinition;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,8 +23,16 @@ final class BusChild {
 
     static final String CONSUME = "bus-consume";
     static final String DISPATCH_IDENTITIES = "bus-dispatch-identities";
+    static final String EXECUTE_CSV = "bus-execute-csv";
+
+    static final String IMPORTS = "imports";
 
     static final String SUBSCRIPTION = "orders";
+
+    /** A row of the imported CSV, without identity, so that a row ingested twice would show as two deliveries. */
+    @BusEvent(name = "row.imported")
+    record RowImported(String externalId) {
+    }
 
     /** The event both sides of the tests share. */
     @BusEvent(name = "order.placed", identity = "orderId")
@@ -33,7 +45,8 @@ final class BusChild {
     }
 
     static BusTopology topology() {
-        return BusTopology.builder().route(SUBSCRIPTION, OrderPlaced.class).route("audit", OrderPlaced.class).build();
+        return BusTopology.builder().route(SUBSCRIPTION, OrderPlaced.class).route("audit", OrderPlaced.class)
+                .route(IMPORTS, RowImported.class).build();
     }
 
     public static void main(String[] args) throws Exception {
@@ -42,6 +55,8 @@ final class BusChild {
             case CONSUME -> child.consume(Path.of(args[1]), Integer.parseInt(args[2]),
                     Duration.ofMillis(Long.parseLong(args[3])));
             case DISPATCH_IDENTITIES -> child.dispatchIdentities(Path.of(args[1]), Integer.parseInt(args[2]));
+            case EXECUTE_CSV -> child.executeCsv(Path.of(args[1]), Path.of(args[2]),
+                    Duration.ofMillis(Long.parseLong(args[3])), Duration.ofMillis(Long.parseLong(args[4])));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
         System.exit(0);
@@ -62,6 +77,32 @@ final class BusChild {
             protocol.await(QueueChild.STOP);
             bus.stop();
             protocol.print(QueueChild.DONE, handled.get());
+        }
+    }
+
+    /** The execution of a CSV import, as both the child and the test that resumes it define it. */
+    static SourceDefinition<CsvRow> csvImport(EventBus bus, Path csv, Duration perRow) {
+        SourceDefinition<CsvRow> definition = bus.source(CsvSource.of(csv), "rows", row -> {
+            LockSupport.parkNanos(perRow.toNanos());
+            return new RowImported(row.get("external_id"));
+        });
+        definition.config().batchSize(25);
+        return definition;
+    }
+
+    /** Opens a bus with a short execution lease whose import handler acknowledges each row. */
+    static EventBus importingBus(Path directory, Duration lease) {
+        EventBus bus = EventBus.builder(directory).topology(topology()).executionLease(lease).build();
+        bus.subscription(IMPORTS).handler(RowImported.class, (event, context) -> null);
+        return bus;
+    }
+
+    /** After GO, executes the CSV import slowly (the test kills it on the way); prints DONE items. */
+    private void executeCsv(Path directory, Path csv, Duration lease, Duration perRow) throws IOException {
+        try (EventBus bus = importingBus(directory, lease)) {
+            protocol.ready();
+            ExecutionResult result = bus.execute(csvImport(bus, csv, perRow));
+            protocol.print(QueueChild.DONE, result.itemsCommitted());
         }
     }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.bus.EventBus;
+import io.localqueue.bus.ExecutionResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.localqueue.testsupport.ChildProcess;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -90,6 +93,44 @@ class MultiProcessBusTest extends MultiProcessTestBase {
                 counts.add(rows.getString(1) + "=" + rows.getLong(2) + "/" + rows.getLong(3));
             }
             assertThat(counts).containsExactly("__bus__:default:audit=60/60", "__bus__:default:orders=60/60");
+        }
+    }
+
+    @Test
+    void anExecutionKilledAfterCommittedBatchesResumesWithoutReadingThemAgain() throws Exception {
+        Path csv = dir.resolve("rows.csv");
+        StringBuilder content = new StringBuilder("external_id\n");
+        for (int i = 1; i <= 300; i++) {
+            content.append("row-").append(i).append('\n');
+        }
+        Files.writeString(csv, content.toString());
+        Path queue = dir.resolve("queue");
+        ChildProcess importer = children.start("bus-importer", BusChild.class, BusChild.EXECUTE_CSV, queue, csv,
+                1_000, 10);
+        importer.expect(QueueChild.READY);
+        importer.send(QueueChild.GO);
+        try (EventBus bus = BusChild.importingBus(queue, Duration.ofSeconds(1))) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> bus.checkpoint("rows").inspect()
+                    .map(state -> state.itemsCommitted() >= 100).orElse(false));
+            importer.killHard();
+            long committedBeforeKill = bus.checkpoint("rows").inspect().orElseThrow().itemsCommitted();
+            assertThat(committedBeforeKill).isLessThan(300);
+
+            ExecutionResult resumed = bus.execute(BusChild.csvImport(bus, csv, Duration.ZERO));
+
+            assertThat(resumed.resumed()).isTrue();
+            assertThat(resumed.succeeded()).isTrue();
+            assertThat(resumed.itemsCommitted()).isEqualTo(300);
+            assertThat(resumed.deliveriesTotal()).isEqualTo(300);
+            assertThat(bus.subscription(BusChild.IMPORTS).stats().acked()).as("each row once, %d before the kill",
+                    committedBeforeKill).isEqualTo(300);
+        }
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + queue.resolve("localqueue.db"));
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(DISTINCT json_extract(payload, '$.payload"
+                     + ".externalId')) FROM messages WHERE queue = '__bus__:default:imports'")) {
+            rows.next();
+            assertThat(rows.getLong(1)).isEqualTo(300);
         }
     }
 

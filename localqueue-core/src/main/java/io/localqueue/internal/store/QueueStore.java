@@ -50,6 +50,15 @@ public interface QueueStore extends AutoCloseable {
     <R> R writeWithin(Connection connection, StoreWork<R> work);
 
     /**
+     * Tells, reading only, whether an event-bus execution may still have work: its source is not read to the end,
+     * or one of its deliveries is ready or leased.
+     *
+     * @param executionId the execution
+     * @return true while it may
+     */
+    boolean executionPending(String executionId);
+
+    /**
      * Returns this process's turn to make blocking claims from a queue; the same object for every call with one queue.
      *
      * @param queue the queue

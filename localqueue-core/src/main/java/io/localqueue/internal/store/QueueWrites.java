@@ -145,4 +145,80 @@ public interface QueueWrites {
      * @param childIds the emitted deliveries
      */
     void linkDeliveries(long parentId, List<Long> childIds);
+
+    /**
+     * Finds the execution of a source definition, or creates it: once the checkpoint exists, the execution that owns
+     * its incarnation; before that, the pending one with the same source fingerprint.
+     *
+     * @param bus the bus's name
+     * @param sourceName the definition's name
+     * @param checkpoint the checkpoint's name
+     * @param fingerprint the source's fingerprint
+     * @param checkpointGeneration the checkpoint's incarnation as read in this transaction, or null when it does not
+     *                             exist
+     * @param newId the id to give a new execution
+     * @param now the time stamped on a new one
+     * @return the execution, or null when the checkpoint's incarnation belongs to no execution
+     * @throws IllegalArgumentException when the execution found is another definition's
+     */
+    @Nullable StoredExecution openExecution(String bus, String sourceName, String checkpoint, String fingerprint,
+                                            @Nullable String checkpointGeneration, String newId, long now);
+
+    /**
+     * Takes (or renews, with the same receipt) an execution's source lease unless another live receipt holds it or
+     * the source is done.
+     *
+     * @param executionId the execution
+     * @param receipt the taker's receipt
+     * @param now the time
+     * @param leaseUntil when the lease ends
+     * @return true when taken
+     */
+    boolean claimSource(String executionId, String receipt, long now, long leaseUntil);
+
+    /**
+     * Tells whether a receipt still holds an execution's live source lease.
+     *
+     * @param executionId the execution
+     * @param receipt the receipt
+     * @param now the time
+     * @return true when held
+     */
+    boolean holdsSource(String executionId, String receipt, long now);
+
+    /**
+     * Adds a committed batch to its execution: membership of its deliveries and their descendants, its counts, and
+     * the checkpoint incarnation it made.
+     *
+     * @param batch the batch
+     * @param now the time stamped
+     */
+    void recordExecutionBatch(ExecutionBatch batch, long now);
+
+    /**
+     * Marks an execution's source as read to the end and releases its lease, if the receipt still holds it.
+     *
+     * @param executionId the execution
+     * @param receipt the receipt
+     * @param now the time
+     * @return true when marked
+     */
+    boolean completeSource(String executionId, String receipt, long now);
+
+    /**
+     * Releases an execution's source lease, if the receipt still holds it.
+     *
+     * @param executionId the execution
+     * @param receipt the receipt
+     */
+    void releaseSource(String executionId, String receipt);
+
+    /**
+     * Reads an execution with its member deliveries counted, marking it complete when it is.
+     *
+     * @param executionId the execution
+     * @param now the completion time to record
+     * @return the execution
+     */
+    StoredExecution settleExecution(String executionId, long now);
 }

@@ -37,6 +37,11 @@ class ForwardingStore implements QueueStore {
     }
 
     @Override
+    public boolean executionPending(String executionId) {
+        return target.executionPending(executionId);
+    }
+
+    @Override
     public ClaimProbe probe(String queue) {
         return target.probe(queue);
     }

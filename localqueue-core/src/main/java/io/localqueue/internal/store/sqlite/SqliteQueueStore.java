@@ -140,6 +140,11 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public boolean executionPending(String executionId) {
+        return read(session -> ExecutionStatements.pending(session, executionId));
+    }
+
+    @Override
     public ClaimProbe probe(String queue) {
         return read(session -> ClaimStatements.probe(session, queue));
     }

@@ -8,6 +8,7 @@ import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.ExecutionBatch;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
@@ -15,6 +16,7 @@ import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoredCheckpoint;
+import io.localqueue.internal.store.StoredExecution;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
@@ -109,6 +111,50 @@ final class SqliteWrites implements QueueWrites {
             FanOutStatements.link(writer, parentId, childIds);
             return null;
         });
+    }
+
+    @Override
+    public @Nullable StoredExecution openExecution(String bus, String sourceName, String checkpoint,
+                                                   String fingerprint, @Nullable String checkpointGeneration,
+                                                   String newId, long now) {
+        return run(writer -> ExecutionStatements.open(writer, bus, sourceName, checkpoint, fingerprint,
+                checkpointGeneration, newId, now));
+    }
+
+    @Override
+    public boolean claimSource(String executionId, String receipt, long now, long leaseUntil) {
+        return run(writer -> ExecutionStatements.claimSource(writer, executionId, receipt, now, leaseUntil));
+    }
+
+    @Override
+    public boolean holdsSource(String executionId, String receipt, long now) {
+        return run(writer -> ExecutionStatements.holdsSource(writer, executionId, receipt, now));
+    }
+
+    @Override
+    public void recordExecutionBatch(ExecutionBatch batch, long now) {
+        run(writer -> {
+            ExecutionStatements.recordBatch(writer, batch, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean completeSource(String executionId, String receipt, long now) {
+        return run(writer -> ExecutionStatements.completeSource(writer, executionId, receipt, now));
+    }
+
+    @Override
+    public void releaseSource(String executionId, String receipt) {
+        run(writer -> {
+            ExecutionStatements.releaseSource(writer, executionId, receipt);
+            return null;
+        });
+    }
+
+    @Override
+    public StoredExecution settleExecution(String executionId, long now) {
+        return run(writer -> ExecutionStatements.settle(writer, executionId, now));
     }
 
     private <R> R run(SessionWork<R> statements) {

@@ -1,0 +1,232 @@
+package io.localqueue.bus;
+
+import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.StoredCheckpoint;
+import io.localqueue.internal.store.StoredExecution;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call of {@link EventBus#execute}: opens (or resumes) the execution of a source definition, ingests its source
+ * under a fenced source lease renewed by a heartbeat (unless another process holds it, whose progress it then
+ * waits for), and waits until the source is done and none of the execution's deliveries is ready or leased.
+ */
+final class Execution<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(EventBus.class);
+
+    /** How often a waiting caller looks at the execution again. */
+    static final long POLL_MILLIS = 50;
+
+    private final EventBus bus;
+    private final SourceDefinition<T> definition;
+    private final @Nullable Duration timeout;
+    private final long deadlineNanos;
+    private final String receipt = UUID.randomUUID().toString();
+
+    Execution(EventBus bus, SourceDefinition<T> definition, @Nullable Duration timeout) {
+        this.bus = bus;
+        this.definition = definition;
+        this.timeout = timeout;
+        this.deadlineNanos = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+    }
+
+    ExecutionResult run() {
+        String fingerprint = definition.source().fingerprint();
+        if (fingerprint == null || fingerprint.isBlank()) {
+            throw new IllegalArgumentException("source " + definition.source() + " has no fingerprint; an execution "
+                    + "resumes only a source it can recognise (give SequenceSource.of(items, fingerprint))");
+        }
+        definition.config().freeze();
+        String newId = UUID.randomUUID().toString().replace("-", "");
+        StoredExecution opened = bus.writeExecution("open an execution", writes -> open(writes, fingerprint, newId));
+        boolean resumed = !opened.executionId().equals(newId);
+        String id = opened.executionId();
+        bus.acquireRunner();
+        boolean completed = false;
+        try {
+            if (opened.sourceCompletedAt() == null) {
+                ingestSource(id);
+            }
+            awaitSettled(id);
+            ExecutionResult result = result(bus.writeExecution("complete an execution",
+                    writes -> writes.settleExecution(id, bus.now())), resumed);
+            completed = true;
+            return result;
+        } finally {
+            bus.releaseRunner(completed);
+        }
+    }
+
+    private StoredExecution open(QueueWrites writes, String fingerprint, String newId) {
+        StoredCheckpoint checkpoint = writes.checkpoint(bus.name(), definition.checkpoint());
+        if (checkpoint != null && !fingerprint.equals(checkpoint.sourceFingerprint())) {
+            throw bus.sourceChanged(definition.checkpoint(), checkpoint.sourceFingerprint(), fingerprint);
+        }
+        StoredExecution execution = writes.openExecution(bus.name(), definition.name(), definition.checkpoint(),
+                fingerprint, checkpoint == null ? null : checkpoint.generation(), newId, bus.now());
+        if (execution == null) {
+            throw new LocalQueueException("checkpoint '" + definition.checkpoint() + "' of bus '" + bus.name()
+                    + "' was moved by an ingestion outside any execution, so no execution owns it; reset it to "
+                    + "execute the source");
+        }
+        return execution;
+    }
+
+    /** Ingests the source while this call holds the source lease; waits while another holder makes progress. */
+    private void ingestSource(String id) {
+        while (!claim(id)) {
+            if (!bus.executionPending(id) || sourceDone(id)) {
+                return;
+            }
+            pauseOrTimeOut(id);
+        }
+        long renewMillis = Math.max(1, bus.executionLease().toMillis() / 3);
+        ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "localqueue-bus-execution-heartbeat-" + id);
+            thread.setDaemon(true);
+            return thread;
+        });
+        heartbeat.scheduleWithFixedDelay(() -> renew(id), renewMillis, renewMillis, TimeUnit.MILLISECONDS);
+        try {
+            Ingestion<T> ingestion = bus.resumableIngestion(definition.source(), definition.checkpoint(),
+                    definition.transform(), definition.config().batchSize(), definition.config().maxPending(),
+                    new Membership(id), this::pastDeadline);
+            try {
+                ingestion.run();
+            } catch (Ingestion.IngestionStopped stopped) {
+                throw timedOut(id);
+            }
+            if (ingestion.stopped()) {
+                throw timedOut(id);
+            }
+            boolean completed = bus.writeExecution("complete an execution's source",
+                    writes -> writes.completeSource(id, receipt, bus.now()));
+            if (!completed) {
+                throw leaseLost(id);
+            }
+        } finally {
+            heartbeat.shutdownNow();
+            try {
+                bus.writeExecution("release an execution's source", writes -> {
+                    writes.releaseSource(id, receipt);
+                    return null;
+                });
+            } catch (RuntimeException failure) {
+                log.warn("Releasing the source lease of execution {} failed; it frees itself when it expires", id,
+                        failure);
+            }
+        }
+    }
+
+    private boolean claim(String id) {
+        long now = bus.now();
+        return bus.writeExecution("claim an execution's source",
+                writes -> writes.claimSource(id, receipt, now, now + bus.executionLease().toMillis()));
+    }
+
+    private void renew(String id) {
+        try {
+            if (!claim(id)) {
+                log.warn("Execution {} lost its source lease; its next batch will be refused", id);
+            }
+        } catch (RuntimeException failure) {
+            log.warn("Renewing the source lease of execution {} failed; trying again at the next heartbeat", id,
+                    failure);
+        }
+    }
+
+    private boolean sourceDone(String id) {
+        return bus.writeExecution("read an execution", writes -> writes.settleExecution(id, bus.now()))
+                .sourceCompletedAt() != null;
+    }
+
+    private void awaitSettled(String id) {
+        while (bus.executionPending(id)) {
+            pauseOrTimeOut(id);
+        }
+    }
+
+    private void pauseOrTimeOut(String id) {
+        if (pastDeadline()) {
+            throw timedOut(id);
+        }
+        try {
+            Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new LocalQueueException("interrupted while execution " + id + " ran");
+        }
+    }
+
+    private boolean pastDeadline() {
+        return System.nanoTime() - deadlineNanos >= 0;
+    }
+
+    private ExecutionTimeoutException timedOut(String id) {
+        return new ExecutionTimeoutException(uuid(id), java.util.Objects.requireNonNull(timeout));
+    }
+
+    private LocalQueueException leaseLost(String id) {
+        return new LocalQueueException("execution " + id + " lost its source lease to another process; what it "
+                + "committed stays, and that process goes on");
+    }
+
+    private ExecutionResult result(StoredExecution execution, boolean resumed) {
+        return new ExecutionResult(uuid(execution.executionId()), resumed, execution.sourceName(),
+                execution.checkpointName(), execution.sourceFingerprint(), execution.checkpointGeneration(),
+                execution.sourceCompletedAt() != null, instant(execution.sourceCompletedAt()),
+                instant(execution.completedAt()), Instant.ofEpochMilli(execution.createdAt()),
+                Instant.ofEpochMilli(execution.updatedAt()), execution.itemsCommitted(), execution.eventsDispatched(),
+                execution.eventsUnrouted(), execution.deliveriesInserted(), execution.deliveriesDeduplicated(),
+                execution.batchesCommitted(), execution.ready() + execution.processing() + execution.acknowledged()
+                + execution.failed(), execution.ready(), execution.processing(), execution.acknowledged(),
+                execution.failed());
+    }
+
+    private static @Nullable Instant instant(@Nullable Long millis) {
+        return millis == null ? null : Instant.ofEpochMilli(millis);
+    }
+
+    /** The execution id as a UUID: 32 hexadecimal digits, as Python's {@code uuid.hex} stores it. */
+    private static UUID uuid(String id) {
+        String hex = id.replace("-", "");
+        return new UUID(Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16),
+                16));
+    }
+
+    /** Fences each batch by the source lease and makes its deliveries members of the execution. */
+    private final class Membership implements Ingestion.BatchHook {
+        private final String id;
+
+        Membership(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public void before(QueueWrites writes, long now) {
+            if (!writes.holdsSource(id, receipt, now)) {
+                throw leaseLost(id);
+            }
+        }
+
+        @Override
+        public void after(QueueWrites writes, Fanout.Plan plan, Delivered delivered,
+                          @Nullable StoredCheckpoint checkpoint, long items, long now) {
+            long inserted = delivered.inserted().stream().filter(Boolean::booleanValue).count();
+            writes.recordExecutionBatch(new ExecutionBatch(id, checkpoint == null ? null : checkpoint.generation(),
+                    delivered.ids(), items, plan.routedEvents(), plan.unrouted().size(), inserted,
+                    delivered.inserted().size() - inserted), now);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.localqueue.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.localqueue.SimpleQueue;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Finite executions on a real file: completion over emitted deliveries, failures, timeouts and resumes. */
+class ExecutionTest {
+
+    @BusEvent(name = "user.requested")
+    record UserRequested(int number) {
+    }
+
+    @BusEvent(name = "user.created")
+    record UserCreated(int number) {
+    }
+
+    @TempDir
+    Path directory;
+
+    private final List<EventBus> buses = new ArrayList<>();
+
+    @AfterEach
+    void closeBuses() {
+        buses.forEach(EventBus::close);
+    }
+
+    private EventBus bus() {
+        EventBus bus = EventBus.builder(directory).executionLease(Duration.ofSeconds(2)).topology(BusTopology.builder()
+                .route("requests", UserRequested.class).route("created", UserCreated.class).build()).build();
+        buses.add(bus);
+        return bus;
+    }
+
+    private static List<Integer> numbers(int count) {
+        return IntStream.rangeClosed(1, count).boxed().toList();
+    }
+
+    private static SourceDefinition<Integer> users(EventBus bus, int count) {
+        SourceDefinition<Integer> definition = bus.source(SequenceSource.of(numbers(count), "users-" + count),
+                "users", UserRequested::new);
+        definition.config().batchSize(10);
+        return definition;
+    }
+
+    @Test
+    void anExecutionCompletesOnceItsDeliveriesAndTheirEmittedOnesAreSettled() {
+        EventBus bus = bus();
+        Set<Integer> created = ConcurrentHashMap.newKeySet();
+        bus.subscription("requests").handler(UserRequested.class,
+                (event, context) -> new UserCreated(event.number()));
+        bus.subscription("created").handler(UserCreated.class, (event, context) -> {
+            created.add(event.number());
+            return null;
+        });
+
+        ExecutionResult result = bus.execute(users(bus, 50));
+
+        assertThat(result.completed()).isTrue();
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.resumed()).isFalse();
+        assertThat(result.sourceCompleted()).isTrue();
+        assertThat(result.itemsCommitted()).isEqualTo(50);
+        assertThat(result.batchesCommitted()).isEqualTo(5);
+        assertThat(result.deliveriesInserted()).isEqualTo(50);
+        assertThat(result.deliveriesTotal()).as("the source's and the emitted ones").isEqualTo(100);
+        assertThat(result.deliveriesAcknowledged()).isEqualTo(100);
+        assertThat(result.checkpointGeneration()).isNotNull();
+        assertThat(created).containsExactlyInAnyOrderElementsOf(numbers(50));
+        assertThat(bus.subscription("requests").config().frozen()).isTrue();
+    }
+
+    @Test
+    void deadLettersAreReportedAndAReplayReopensTheExecution() {
+        EventBus bus = bus();
+        Set<Integer> rejected = ConcurrentHashMap.newKeySet();
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> {
+            if (event.number() == 3 && rejected.add(3)) {
+                throw new RejectException("no such user");
+            }
+            return null;
+        });
+        SourceDefinition<Integer> users = users(bus, 5);
+
+        ExecutionResult first = bus.execute(users);
+
+        assertThat(first.completed()).isTrue();
+        assertThat(first.deliveriesFailed()).isEqualTo(1);
+        assertThatThrownBy(first::throwIfFailures).isInstanceOf(ExecutionFailedException.class)
+                .hasMessageEndingWith("completed with 1 failed delivery");
+        bus.subscription("requests").retryFailed(bus.subscription("requests").listFailed().get(0).id());
+
+        ExecutionResult again = bus.execute(users);
+
+        assertThat(again.resumed()).isTrue();
+        assertThat(again.executionId()).isEqualTo(first.executionId());
+        assertThat(again.succeeded()).isTrue();
+        assertThat(again.itemsCommitted()).isEqualTo(5);
+    }
+
+    @Test
+    void aTimedOutExecutionKeepsItsProgressAndTheNextCallResumesIt() throws Exception {
+        EventBus bus = bus();
+        CountDownLatch release = new CountDownLatch(1);
+        Set<Integer> handled = ConcurrentHashMap.newKeySet();
+        List<Integer> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> {
+            if (event.number() == 7) {
+                release.await(30, TimeUnit.SECONDS);
+            }
+            deliveries.add(event.number());
+            handled.add(event.number());
+            return null;
+        });
+        SourceDefinition<Integer> users = users(bus, 30);
+
+        assertThatThrownBy(() -> bus.execute(users, Duration.ofMillis(300)))
+                .isInstanceOf(ExecutionTimeoutException.class).hasMessageContaining("run it again");
+        release.countDown();
+        ExecutionResult resumed = bus.execute(users);
+
+        assertThat(resumed.resumed()).isTrue();
+        assertThat(resumed.succeeded()).isTrue();
+        assertThat(resumed.itemsCommitted()).isEqualTo(30);
+        assertThat(handled).containsExactlyInAnyOrderElementsOf(numbers(30));
+        assertThat(bus.subscription("requests").stats().acked()).isEqualTo(30);
+    }
+
+    @Test
+    void withoutHandlersHereAnExecutionWaitsForAnotherConsumerOfTheFile() {
+        EventBus producer = bus();
+        EventBus consumer = bus();
+        consumer.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+        consumer.start();
+
+        ExecutionResult result = producer.execute(users(producer, 20));
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.deliveriesAcknowledged()).isEqualTo(20);
+    }
+
+    @Test
+    void unrelatedWorkOnTheBusDoesNotHoldAnExecutionBack() {
+        EventBus bus = bus();
+        bus.register(UserCreated.class);
+        bus.dispatch(new UserCreated(99));
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+
+        ExecutionResult result = bus.execute(users(bus, 5));
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(bus.subscription("created").stats().ready()).isEqualTo(1);
+    }
+
+    @Test
+    void executionsStartedTogetherShareOneExecution() throws Exception {
+        EventBus first = bus();
+        EventBus second = bus();
+        first.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+        second.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+
+        CompletableFuture<ExecutionResult> one = first.executeAsync(users(first, 40));
+        CompletableFuture<ExecutionResult> two = second.executeAsync(users(second, 40));
+
+        ExecutionResult a = one.get(30, TimeUnit.SECONDS);
+        ExecutionResult b = two.get(30, TimeUnit.SECONDS);
+        assertThat(a.executionId()).isEqualTo(b.executionId());
+        assertThat(a.itemsCommitted()).isEqualTo(40);
+        assertThat(first.subscription("requests").stats().acked()).isEqualTo(40);
+    }
+
+    @Test
+    void anExecutionsDeliveriesArePinnedAgainstPurge() {
+        EventBus bus = bus();
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+        bus.execute(users(bus, 5));
+
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name("__bus__:default:requests").build()) {
+            assertThat(queue.purge(Duration.ZERO, true)).isZero();
+        }
+    }
+
+    @Test
+    void whatAnExecutionCannotRunIsRefused() {
+        EventBus bus = bus();
+        bus.ingest(SequenceSource.of(numbers(3), "plain"), "plain", UserRequested::new, 10, 0);
+
+        assertThatThrownBy(() -> bus.execute(bus.source(SequenceSource.of(numbers(3), "plain"), "plain",
+                UserRequested::new))).hasMessageContaining("no execution owns it");
+        assertThatThrownBy(() -> bus.execute(bus.source(SequenceSource.of(numbers(3)), "unnamed",
+                UserRequested::new))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no fingerprint");
+        EventBus other = bus();
+        assertThatThrownBy(() -> bus.execute(users(other, 3))).isInstanceOf(IllegalArgumentException.class);
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+        bus.execute(users(bus, 3));
+        assertThatThrownBy(() -> bus.execute(bus.source(SequenceSource.of(numbers(4), "users-4"), "users",
+                UserRequested::new))).isInstanceOf(SourceChangedException.class);
+    }
+}
