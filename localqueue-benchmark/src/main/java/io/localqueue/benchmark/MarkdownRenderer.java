@@ -15,12 +15,13 @@ import java.util.Set;
 public final class MarkdownRenderer {
 
     private static final List<String> THROUGHPUT_GROUPS = List.of(RawBaseline.GROUP, PutScenario.GROUP,
-            WorkerPipelineScenario.GROUP, BacklogScenario.GROUP, MultiprocessScenario.GROUP);
+            WorkerPipelineScenario.GROUP, BusBench.GROUP, BacklogScenario.GROUP, MultiprocessScenario.GROUP);
 
     private static final Map<String, String> TITLES = Map.of(
             RawBaseline.GROUP, "Raw JDBC baseline",
             PutScenario.GROUP, "Single operations",
             WorkerPipelineScenario.GROUP, "Pipelines",
+            BusBench.GROUP, "Event bus",
             BacklogScenario.GROUP, "Backlog",
             ObservationScenario.GROUP, "Observation costs",
             WakeupScenario.GROUP, "Wake-up latency",
@@ -205,6 +206,11 @@ public final class MarkdownRenderer {
                     .map(ratio -> ratio instanceof Number number ? Format.ratio(number.doubleValue()) : "—")
                     .toList()));
         }
+        number(details, "deliveriesPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " deliveries/s"));
+        number(details, "ratioToReference").ifPresent(v -> notes.add("vs the reference's published figure "
+                + Format.ratio(v)));
+        number(details, "ratioToWorkerPipeline").ifPresent(v -> notes.add("vs the Worker pipeline in the same round "
+                + Format.ratio(v)));
         number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "consumerWorkerConcurrency")

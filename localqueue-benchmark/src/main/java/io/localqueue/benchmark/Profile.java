@@ -34,6 +34,8 @@ import java.util.Locale;
  *               workloads; the report keeps the round with the median ratio
  * @param warmupTime the longest warm-up before a measured region
  * @param measureTime the longest measured region (pipelines and multiprocess scenarios stop producing then, and
+ * @param busRows source items of each event-bus ingestion and execution, or 0 for no event-bus scenarios
+ * @param busDispatches measured dispatches of the event-bus dispatch scenarios
  *                    wait for what they produced to be acknowledged)
  */
 public record Profile(String name, boolean inProcess, int warmupOperations, int putOperations,
@@ -42,10 +44,11 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
                       List<Integer> workerConcurrency, int listenerConcurrency, int backlogRows,
                       int backlogSmallRows, int backlogDelayedRows, int backlogOperations, int wakeupSamples,
                       Duration idleDuration, List<Mix> multiprocessMixes, int multiprocessJobs,
-                      int consumerConcurrency, int rounds, Duration warmupTime, Duration measureTime) {
+                      int consumerConcurrency, int rounds, Duration warmupTime, Duration measureTime,
+                      int busRows, int busDispatches) {
 
     /** The profile names, in documentation order. */
-    public static final List<String> NAMES = List.of("smoke", "standard", "multiprocess");
+    public static final List<String> NAMES = List.of("smoke", "standard", "multiprocess", "bus");
 
     /**
      * A number of producer and consumer processes.
@@ -76,6 +79,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
             case "smoke" -> smoke();
             case "standard" -> standard();
             case "multiprocess" -> multiprocess();
+            case "bus" -> bus();
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; use one of " + NAMES);
         };
     }
@@ -89,7 +93,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     public static Profile smoke() {
         return new Profile("smoke", true, 10, 50, List.of(1, 10, 100), 200, 50, 50, 300, 50, List.of(2), 2, 1_000,
                 200, 50, 50, 5, Duration.ofMillis(500), List.of(new Mix(2, 2)), 100, 2, 2, Duration.ofSeconds(1),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), 500, 100);
     }
 
     /**
@@ -100,7 +104,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     public static Profile standard() {
         return new Profile("standard", true, 10_000, 20_000, List.of(1, 10, 100, 1_000), 200_000, 20_000, 20_000,
                 200_000, 10_000, List.of(1, 4), 4, 1_000_000, 10_000, 10_000, 5_000, 200, Duration.ofSeconds(10),
-                List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15));
+                List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 0, 0);
     }
 
     /**
@@ -112,7 +116,19 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
         return new Profile("multiprocess", false, 40_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
                 0, Duration.ZERO,
                 List.of(new Mix(1, 1), new Mix(1, 2), new Mix(1, 4), new Mix(4, 1), new Mix(4, 4)), 100_000, 4,
-                1, Duration.ofSeconds(3), Duration.ofSeconds(30));
+                1, Duration.ofSeconds(3), Duration.ofSeconds(30), 0, 0);
+    }
+
+    /**
+     * The event bus: ingestion in batches of 100 to 10,000 with fan-out 1 and 5, with and without identities,
+     * repeated dispatch, the bus pipeline and handler chain beside the Worker pipeline, and an execution of a CSV of
+     * 100,000 rows.
+     *
+     * @return the profile
+     */
+    public static Profile bus() {
+        return new Profile("bus", false, 10_000, 0, List.of(), 0, 0, 0, 200_000, 10_000, List.of(), 0, 0, 0, 0, 0, 0,
+                Duration.ZERO, List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 100_000, 20_000);
     }
 
     /**

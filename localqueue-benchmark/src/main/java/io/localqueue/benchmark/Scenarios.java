@@ -37,6 +37,19 @@ final class Scenarios {
             all.add(new CrossProcessWakeupScenario());
             all.add(new IdleWorkerCpuScenario());
         }
+        if (profile.busRows() > 0) {
+            for (int batch : List.of(100, 1_000, 10_000)) {
+                all.add(new BusIngestScenario(batch, 1, false));
+            }
+            all.add(new BusIngestScenario(1_000, 5, false));
+            all.add(new BusIngestScenario(1_000, 1, true));
+            all.add(new BusIngestScenario(1_000, 5, true));
+            all.add(new BusDispatchScenario(false));
+            all.add(new BusDispatchScenario(true));
+            all.add(new BusPipelineScenario(4, false));
+            all.add(new BusPipelineScenario(4, true));
+            all.add(new BusExecuteScenario());
+        }
         for (Profile.Mix mix : profile.multiprocessMixes()) {
             all.add(new MultiprocessScenario(mix));
         }

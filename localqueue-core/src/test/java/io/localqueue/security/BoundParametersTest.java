@@ -50,6 +50,7 @@ class BoundParametersTest {
             Map.entry("Schema.java: index", "statements from the constant INDEXES"),
             Map.entry("Schema.java: sql", "the class's own catalogue queries"),
             Map.entry("ClaimStatements.java: sql", "one of the class's two claim constants"),
+            Map.entry("ExecutionStatements.java: sql", "one of the class's two lookup constants"),
             Map.entry("BusSchema.java: statement", "the class's own constant CREATE statements"));
 
     @Test
