@@ -211,6 +211,10 @@ public final class MarkdownRenderer {
                 + Format.ratio(v)));
         number(details, "ratioToWorkerPipeline").ifPresent(v -> notes.add("vs the Worker pipeline in the same round "
                 + Format.ratio(v)));
+        number(details, "ratioToWorkerDrain").ifPresent(v -> notes.add("vs a Worker draining as many jobs in the same "
+                + "round " + Format.ratio(v)));
+        number(details, "ratioToSameSizeWorkerDrain").ifPresent(v -> notes.add("vs a Worker draining jobs of the "
+                + "envelopes' size " + Format.ratio(v)));
         number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "consumerWorkerConcurrency")

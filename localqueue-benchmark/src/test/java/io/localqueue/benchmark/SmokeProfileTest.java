@@ -101,7 +101,10 @@ class SmokeProfileTest {
                     "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "putMany-1", "putMany-10", "putMany-100",
                     "get+ack", "roundtrip", "worker-pipeline-c2", "listener-pipeline-c2", "backlog-small-200",
                     "backlog-1k", "backlog-1k-delayed-50", "wakeup-in-process", "wakeup-cross-process",
-                    "multiprocess-2P/2C")) {
+                    "multiprocess-2P/2C", "bus-ingest-b100-f1", "bus-ingest-b1000-f1", "bus-ingest-b10000-f1",
+                    "bus-ingest-b1000-f5", "bus-ingest-b1000-f1-identity", "bus-ingest-b1000-f5-identity",
+                    "bus-dispatch-f1", "bus-dispatch-f1-identity", "bus-drain-c4", "bus-pipeline-c4", "bus-chain-c4",
+                    "bus-execute-csv")) {
                 expected.add(name + "/" + mode);
             }
         }

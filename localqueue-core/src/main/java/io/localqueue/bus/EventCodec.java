@@ -3,6 +3,7 @@ package io.localqueue.bus;
 import io.localqueue.FailureReason;
 import io.localqueue.Serializer;
 import io.localqueue.internal.bus.EventIdentity;
+import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
@@ -14,14 +15,22 @@ import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.PropertyNamingStrategy;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -34,10 +43,15 @@ final class EventCodec {
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
     private final JsonMapper mapper;
+    private final ObjectWriter writer;
     private final EventRegistry registry;
+    /** Event classes whose payload was checked to be a JSON object without envelope keys; written without a tree. */
+    private final Set<Class<?>> checkedShapes = ConcurrentHashMap.newKeySet();
+    private final Map<Class<?>, ObjectReader> payloadReaders = new ConcurrentHashMap<>();
 
     EventCodec(JsonMapper mapper, EventRegistry registry) {
         this.mapper = mapper;
+        this.writer = mapper.writer();
         this.registry = registry;
     }
 
@@ -64,9 +78,15 @@ final class EventCodec {
      */
     Encoded encode(Object event, EventMetadata metadata) {
         EventType type = registry.register(event.getClass());
-        ObjectNode payload = payloadOf(event, type);
+        ObjectNode payload = null;
         String dedupKey = null;
         String fingerprint = null;
+        if (!type.identity().isEmpty() || !checkedShapes.contains(type.javaType())) {
+            payload = payloadOf(event, type);
+            if (type.identity().isEmpty() && !Map.class.isAssignableFrom(type.javaType())) {
+                checkedShapes.add(type.javaType());
+            }
+        }
         if (!type.identity().isEmpty()) {
             List<String> fields = jsonNames(type, payload);
             try {
@@ -76,20 +96,7 @@ final class EventCodec {
                 throw new InvalidEventIdentityException(invalid.getMessage());
             }
         }
-        ObjectNode envelope = JsonNodeFactory.instance.objectNode();
-        envelope.put("event_id", metadata.eventId().toString());
-        envelope.put("correlation_id", metadata.correlationId().toString());
-        UUID causation = metadata.causationId();
-        if (causation == null) {
-            envelope.putNull("causation_id");
-        } else {
-            envelope.put("causation_id", causation.toString());
-        }
-        envelope.put("event_type", type.name());
-        envelope.put("event_schema", type.schema());
-        envelope.put("event_created_at", isoformat(metadata.createdAt()));
-        envelope.set("payload", payload);
-        byte[] bytes = mapper.writeValueAsBytes(envelope);
+        byte[] bytes = envelope(type, metadata, event, payload);
         if (bytes.length > Serializer.MAX_PAYLOAD_BYTES) {
             throw new IllegalArgumentException("the envelope of " + type.name() + " takes " + bytes.length
                     + " bytes, more than the " + Serializer.MAX_PAYLOAD_BYTES + " a delivery may hold");
@@ -97,8 +104,112 @@ final class EventCodec {
         return new Encoded(type, metadata, bytes, dedupKey, fingerprint);
     }
 
+    /**
+     * Writes the envelope in one pass: the payload from its tree when there is one, else straight from the event
+     * (whose class wrote a JSON object without envelope keys the first time, as a record or class does every time).
+     */
+    private byte[] envelope(EventType type, EventMetadata metadata, Object event, @Nullable ObjectNode payload) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator generator = writer.createGenerator(out)) {
+            generator.writeStartObject();
+            generator.writeStringProperty("event_id", metadata.eventId().toString());
+            generator.writeStringProperty("correlation_id", metadata.correlationId().toString());
+            UUID causation = metadata.causationId();
+            if (causation == null) {
+                generator.writeNullProperty("causation_id");
+            } else {
+                generator.writeStringProperty("causation_id", causation.toString());
+            }
+            generator.writeStringProperty("event_type", type.name());
+            generator.writeStringProperty("event_schema", type.schema());
+            generator.writeStringProperty("event_created_at", isoformat(metadata.createdAt()));
+            generator.writeName("payload");
+            if (payload != null) {
+                generator.writeTree(payload);
+            } else {
+                generator.writePOJO(event);
+            }
+            generator.writeEndObject();
+        } catch (JacksonException failure) {
+            throw new IllegalArgumentException("event " + type.name() + " cannot be written as JSON: "
+                    + failure.getOriginalMessage(), failure);
+        }
+        return out.toByteArray();
+    }
+
     /** Reads a stored envelope with this bus's event types. */
     Decoded decode(byte[] bytes) {
+        Decoded fast = decodeInOnePass(bytes);
+        return fast != null ? fast : decodeTree(bytes);
+    }
+
+    /**
+     * Reads an envelope whose type comes before its payload (as both libraries write it) and is known here, binding
+     * the payload straight from the parser; returns null for anything else, which the tree reading judges.
+     */
+    @Nullable Decoded decodeInOnePass(byte[] bytes) {
+        try (JsonParser parser = mapper.createParser(bytes)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            String eventId = null;
+            String correlation = null;
+            String causation = null;
+            String typeName = null;
+            String created = null;
+            Object event = null;
+            EventType type = null;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.PROPERTY_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (name) {
+                    case "event_id" -> eventId = textOrNull(parser, value);
+                    case "correlation_id" -> correlation = textOrNull(parser, value);
+                    case "causation_id" -> causation = textOrNull(parser, value);
+                    case "event_type" -> typeName = textOrNull(parser, value);
+                    case "event_created_at" -> created = textOrNull(parser, value);
+                    case "payload" -> {
+                        type = typeName == null ? null : registry.find(typeName);
+                        if (type == null || value != JsonToken.START_OBJECT) {
+                            return null;
+                        }
+                        event = payloadReader(type.javaType()).readValue(parser);
+                    }
+                    default -> parser.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT || event == null || eventId == null || created == null
+                    || parser.nextToken() != null) {
+                return null;
+            }
+            UUID id = UUID.fromString(eventId);
+            EventMetadata metadata = new EventMetadata(id, correlation == null ? id : UUID.fromString(correlation),
+                    causation == null ? null : UUID.fromString(causation), parseTime(created));
+            return new Decoded(type, typeName, event, metadata, null, null);
+        } catch (JacksonException | IllegalArgumentException | DateTimeParseException | ClassCastException odd) {
+            return null;
+        }
+    }
+
+    /** A reader of one event class that binds a payload in the middle of an envelope: more tokens follow it. */
+    private ObjectReader payloadReader(Class<?> type) {
+        return payloadReaders.computeIfAbsent(type,
+                cls -> mapper.readerFor(cls).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS));
+    }
+
+    private static @Nullable String textOrNull(JsonParser parser, JsonToken value) {
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getString();
+        }
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        throw new IllegalArgumentException("not a string");
+    }
+
+    /** Reads an envelope through a JSON tree, which tells apart every way an envelope can be unreadable. */
+    private Decoded decodeTree(byte[] bytes) {
         JsonNode envelope;
         try {
             envelope = mapper.readTree(bytes);
@@ -150,18 +261,84 @@ final class EventCodec {
     /** Python's {@code datetime.isoformat()} of a UTC time: microseconds only when not zero, offset {@code +00:00}. */
     static String isoformat(Instant instant) {
         OffsetDateTime time = instant.atOffset(ZoneOffset.UTC);
-        String seconds = SECONDS.format(time);
+        StringBuilder text = new StringBuilder(32);
+        int year = time.getYear();
+        if (year < 1000 || year > 9999) {
+            text.append(SECONDS.format(time));
+        } else {
+            text.append(year).append('-');
+            twoDigits(text, time.getMonthValue()).append('-');
+            twoDigits(text, time.getDayOfMonth()).append('T');
+            twoDigits(text, time.getHour()).append(':');
+            twoDigits(text, time.getMinute()).append(':');
+            twoDigits(text, time.getSecond());
+        }
         int micros = time.getNano() / 1_000;
-        return micros == 0 ? seconds + "+00:00" : seconds + String.format(".%06d+00:00", micros);
+        if (micros != 0) {
+            String digits = Integer.toString(micros);
+            text.append('.').append("000000", 0, 6 - digits.length()).append(digits);
+        }
+        return text.append("+00:00").toString();
     }
 
-    /** Reads a time as Python's {@code fromisoformat} would: a missing offset means UTC. */
+    private static StringBuilder twoDigits(StringBuilder text, int value) {
+        return text.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+    }
+
+    /**
+     * Reads a time as Python's {@code fromisoformat} would: a missing offset means UTC. The shape both libraries
+     * write ({@code 2026-07-25T10:15:30.123456+00:00}) is read directly; any other goes through the ISO formatter.
+     */
     static Instant parseTime(String text) {
+        Instant quick = utcIsoformat(text);
+        if (quick != null) {
+            return quick;
+        }
         TemporalAccessor parsed = DateTimeFormatter.ISO_DATE_TIME.parse(text.replace(' ', 'T'));
         if (parsed.isSupported(ChronoField.OFFSET_SECONDS)) {
             return OffsetDateTime.from(parsed).toInstant();
         }
         return java.time.LocalDateTime.from(parsed).toInstant(ZoneOffset.UTC);
+    }
+
+    /** Reads {@code yyyy-MM-ddTHH:mm:ss[.ffffff]+00:00}, or returns null for any other shape. */
+    private static @Nullable Instant utcIsoformat(String text) {
+        int length = text.length();
+        if (length != 25 && length != 32 || !text.endsWith("+00:00") || text.charAt(4) != '-'
+                || text.charAt(7) != '-' || text.charAt(10) != 'T' || text.charAt(13) != ':'
+                || text.charAt(16) != ':' || (length == 32 && text.charAt(19) != '.')) {
+            return null;
+        }
+        int year = digits(text, 0, 4);
+        int month = digits(text, 5, 7);
+        int day = digits(text, 8, 10);
+        int hour = digits(text, 11, 13);
+        int minute = digits(text, 14, 16);
+        int second = digits(text, 17, 19);
+        int micros = length == 32 ? digits(text, 20, 26) : 0;
+        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+                || second < 0 || second > 59 || micros < 0) {
+            return null;
+        }
+        try {
+            return java.time.LocalDateTime.of(year, month, day, hour, minute, second, micros * 1_000)
+                    .toInstant(ZoneOffset.UTC);
+        } catch (java.time.DateTimeException invalid) {
+            return null;
+        }
+    }
+
+    /** The decimal number in {@code text[from, to)}, or -1 when a character is not a digit. */
+    private static int digits(String text, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     private ObjectNode payloadOf(Object event, EventType type) {

@@ -39,7 +39,8 @@ public record EventMetadata(UUID eventId, UUID correlationId, @Nullable UUID cau
     }
 
     /**
-     * Returns the metadata of a new root event: a random id that is also its correlation, made now.
+     * Returns the metadata of a new root event, made now: a new time-ordered id (a version-7 UUID) that is also its
+     * correlation.
      *
      * @return new metadata
      */
@@ -54,8 +55,9 @@ public record EventMetadata(UUID eventId, UUID correlationId, @Nullable UUID cau
      * @return new metadata
      */
     public static EventMetadata root(Clock clock) {
-        UUID id = UUID.randomUUID();
-        return new EventMetadata(id, id, null, clock.instant());
+        Instant now = clock.instant();
+        UUID id = EventIds.next(now.toEpochMilli());
+        return new EventMetadata(id, id, null, now);
     }
 
     /**
@@ -67,6 +69,7 @@ public record EventMetadata(UUID eventId, UUID correlationId, @Nullable UUID cau
      * @return new metadata
      */
     public static EventMetadata childOf(EventMetadata parent, Clock clock) {
-        return new EventMetadata(UUID.randomUUID(), parent.correlationId(), parent.eventId(), clock.instant());
+        Instant now = clock.instant();
+        return new EventMetadata(EventIds.next(now.toEpochMilli()), parent.correlationId(), parent.eventId(), now);
     }
 }

@@ -6,9 +6,9 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.FailedRow;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,8 +23,9 @@ public final class Subscription {
     private final EventBus bus;
     private final String name;
     private final SubscriptionConfig config;
-    private final Map<String, EventHandler<Object>> exact = new LinkedHashMap<>();
-    private @Nullable EventHandler<Object> wildcard;
+    /** Handlers by exact type; read on every delivery without a lock, written only before consuming starts. */
+    private final Map<String, EventHandler<Object>> exact = new ConcurrentHashMap<>();
+    private volatile @Nullable EventHandler<Object> wildcard;
 
     Subscription(EventBus bus, String name, int concurrency) {
         this.bus = bus;
@@ -144,16 +145,16 @@ public final class Subscription {
     }
 
     /** Returns the handler of an event type: the exact one, else the wildcard, else null. */
-    synchronized @Nullable EventHandler<Object> handlerFor(String eventType) {
+    @Nullable EventHandler<Object> handlerFor(String eventType) {
         EventHandler<Object> handler = exact.get(eventType);
         return handler != null ? handler : wildcard;
     }
 
-    synchronized boolean hasExact(String eventType) {
+    boolean hasExact(String eventType) {
         return exact.containsKey(eventType);
     }
 
-    synchronized boolean hasHandlers() {
+    boolean hasHandlers() {
         return wildcard != null || !exact.isEmpty();
     }
 }

@@ -92,9 +92,12 @@ class EventBusTest {
         UUID id = UUID.fromString("6f1c2b9e-4d3a-4f0b-8e7d-6c5b4a392817");
         EventMetadata metadata = new EventMetadata(id, id, null, Instant.parse("2026-07-25T10:15:30.123456789Z"));
 
+        DispatchReceipt first = bus.dispatch(new EventEnvelope<>(new UserCreated("u-0", "Ann"), EventMetadata.root()));
         DispatchReceipt receipt = bus.dispatch(new EventEnvelope<>(new UserCreated("u-1", "Zoë"), metadata));
 
-        // json.dumps of the reference's envelope dict, from Python 3
+        assertThat(first.inserted()).containsExactly(true);
+        // json.dumps of the reference's envelope dict, from Python 3; the second event of a type is written without
+        // a tree, the first with one
         assertThat(rowValue("SELECT CAST(payload AS TEXT) FROM messages WHERE id = " + receipt.messageIds().get(0)))
                 .isEqualTo("{\"event_id\": \"6f1c2b9e-4d3a-4f0b-8e7d-6c5b4a392817\", \"correlation_id\": "
                         + "\"6f1c2b9e-4d3a-4f0b-8e7d-6c5b4a392817\", \"causation_id\": null, \"event_type\": "
@@ -102,6 +105,21 @@ class EventBusTest {
                         + "\"2026-07-25T10:15:30.123456+00:00\", \"payload\": {\"userId\": \"u-1\", \"name\": "
                         + "\"Zo\\u00eb\"}}");
         assertThat(EventCodec.isoformat(Instant.parse("2026-07-25T10:15:30Z"))).isEqualTo("2026-07-25T10:15:30+00:00");
+        assertThat(EventCodec.isoformat(Instant.parse("2026-07-25T10:15:30.000007Z")))
+                .isEqualTo("2026-07-25T10:15:30.000007+00:00");
+    }
+
+    @Test
+    void timesAreReadInEveryShapePythonsFromisoformatReads() {
+        assertThat(EventCodec.parseTime("2026-07-25T10:15:30.123456+00:00"))
+                .isEqualTo(Instant.parse("2026-07-25T10:15:30.123456Z"));
+        assertThat(EventCodec.parseTime("2026-07-25T10:15:30+00:00")).isEqualTo(Instant.parse("2026-07-25T10:15:30Z"));
+        assertThat(EventCodec.parseTime("2026-07-25T12:15:30.5+02:00")).isEqualTo(Instant.parse("2026-07-25T10:15:30.5Z"));
+        assertThat(EventCodec.parseTime("2026-07-25 10:15:30")).as("naive means UTC")
+                .isEqualTo(Instant.parse("2026-07-25T10:15:30Z"));
+        assertThat(EventCodec.parseTime("2026-07-25T10:15:30Z")).isEqualTo(Instant.parse("2026-07-25T10:15:30Z"));
+        assertThatThrownBy(() -> EventCodec.parseTime("2026-13-25T10:15:30+00:00"))
+                .isInstanceOf(java.time.format.DateTimeParseException.class);
     }
 
     @Test
@@ -116,6 +134,25 @@ class EventBusTest {
         assertThat(again.messageIds()).isEqualTo(first.messageIds());
         assertThat(again.inserted()).containsExactly(false, false);
         assertThat(again.deduplicatedSubscriptions()).containsExactly("a", "b");
+    }
+
+    @Test
+    void repeatsInsideOneBatchResolveToTheFirstRowAndAConflictInsideItRollsAllBack() throws SQLException {
+        EventBus bus = open(BusTopology.builder().route("a", UserCreated.class, ImportRow.class)
+                .route("b", ImportRow.class).build());
+        EventEnvelope<UserCreated> repeated = new EventEnvelope<>(new UserCreated("u-1", "Ann"), EventMetadata.root());
+
+        List<DispatchReceipt> receipts = bus.dispatchAll(List.of(repeated, new ImportRow("i", "1", "Ann"), repeated,
+                new ImportRow("i", "1", "Ann")));
+
+        assertThat(receipts.get(2).messageIds()).isEqualTo(receipts.get(0).messageIds());
+        assertThat(receipts.get(2).inserted()).containsExactly(false);
+        assertThat(receipts.get(3).messageIds()).isEqualTo(receipts.get(1).messageIds());
+        assertThat(receipts.get(3).inserted()).containsExactly(false, false);
+        long rows = count("SELECT COUNT(*) FROM messages");
+        assertThatThrownBy(() -> bus.dispatchAll(List.of(new ImportRow("i", "2", "Bob"), new ImportRow("i", "2",
+                "Eve")))).isInstanceOf(DeduplicationConflictException.class);
+        assertThat(count("SELECT COUNT(*) FROM messages")).isEqualTo(rows);
     }
 
     @Test

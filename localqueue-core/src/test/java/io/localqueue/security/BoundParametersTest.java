@@ -35,6 +35,7 @@ class BoundParametersTest {
             Map.entry("Writer.java: sql", "the only caller passes the constant \"VACUUM\""),
             Map.entry("Writer.java: \"PRAGMA synchronous = \" + mode.synchronousLevel(", "an enum's fixed level"),
             Map.entry("Writer.java: \"PRAGMA wal_autocheckpoint = \" + WAL_AUTOCHECKPOINT_PAGES", "a constant"),
+            Map.entry("Writer.java: \"PRAGMA cache_size = -\" + CACHE_KIB", "a constant"),
             Map.entry("Session.java: sql", "Session runs what the store's constants hand it"),
             Map.entry("DiagnosticsStatements.java: \"PRAGMA \" + name", "called with literal pragma names only"),
             Map.entry("LeaseStatements.java: sql", "one of the class's own constants"),
@@ -50,6 +51,8 @@ class BoundParametersTest {
             Map.entry("Schema.java: index", "statements from the constant INDEXES"),
             Map.entry("Schema.java: sql", "the class's own catalogue queries"),
             Map.entry("ClaimStatements.java: sql", "one of the class's two claim constants"),
+            Map.entry("FanOutStatements.java: INSERT_ROWS[size]",
+                    "multi-row inserts built once from literal text and row numbers; every value is bound"),
             Map.entry("ExecutionStatements.java: sql", "one of the class's two lookup constants"),
             Map.entry("BusSchema.java: statement", "the class's own constant CREATE statements"));
 

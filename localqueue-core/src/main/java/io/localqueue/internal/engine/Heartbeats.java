@@ -4,9 +4,9 @@ import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -67,7 +67,11 @@ public final class Heartbeats {
     private synchronized ScheduledExecutorService scheduler() {
         ScheduledExecutorService running = scheduler;
         if (running == null) {
-            running = Executors.newSingleThreadScheduledExecutor(threads);
+            // A beat is cancelled when its handler returns, mostly long before it would first fire: removed at once,
+            // cancelled beats do not pile up in the scheduler's queue for a whole interval.
+            ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, threads);
+            created.setRemoveOnCancelPolicy(true);
+            running = created;
             scheduler = running;
         }
         return running;

@@ -42,6 +42,15 @@ public final class Writer implements AutoCloseable {
     static final int WAL_AUTOCHECKPOINT_PAGES = 4_000;
 
     /**
+     * The writer connection's page cache, in KiB (SQLite's default is 2,000). Every write passes through this one
+     * connection, and a large write transaction (an ingestion batch fanned out to several subscriptions, with their
+     * unique indexes of event ids and identity keys) touches more pages than the default holds: past it, SQLite
+     * spills dirty pages to the WAL mid-transaction and reads index pages back from the operating system. The cache
+     * grows only as pages are used.
+     */
+    static final int CACHE_KIB = 32_768;
+
+    /**
      * How often a write checks that the file it writes is still the one on disk. Removing the directory of an open
      * queue leaves SQLite committing to files no other process can see, lost when closed; a check costs a
      * {@code stat}, so writes look at most once a millisecond, which bounds that loss to commits of one millisecond.
@@ -300,6 +309,7 @@ public final class Writer implements AutoCloseable {
         try {
             opened.connection().unwrap(SQLiteConnection.class).setBusyTimeout(0);
             opened.execute("PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT_PAGES);
+            opened.execute("PRAGMA cache_size = -" + CACHE_KIB);
         } catch (SQLException failure) {
             opened.close();
             throw failure;

@@ -20,12 +20,31 @@ import org.jspecify.annotations.Nullable;
  */
 final class FanOutStatements {
 
-    /** A new delivery, or nothing when its queue holds the event id or the identity key already. */
-    private static final String INSERT = """
-            INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, job_id, dedup_key,
-                                  dedup_fingerprint, created_at, updated_at)
-            VALUES (?1, ?2, 0, 0, ?3, ?4, ?5, ?6, ?7, ?4, ?4)
-            ON CONFLICT DO NOTHING RETURNING id""";
+    /** Rows per multi-row insert, largest first: a fan-out goes in as few statements as these add up to. */
+    private static final int[] ROWS_PER_INSERT = {256, 64, 16, 4, 1};
+
+    /**
+     * One multi-row insert per entry of {@link #ROWS_PER_INSERT}: new deliveries, or nothing for a row whose queue
+     * holds its event id or identity key already (also from an earlier row of the same statement); each new row's id
+     * comes back with its queue and event id, since {@code RETURNING} gives no order.
+     */
+    private static final String[] INSERT_ROWS = new String[ROWS_PER_INSERT.length];
+
+    private static final int VALUES_PER_ROW = 6;
+
+    static {
+        for (int i = 0; i < ROWS_PER_INSERT.length; i++) {
+            StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, max_attempts, "
+                    + "available_at, job_id, dedup_key, dedup_fingerprint, created_at, updated_at) VALUES ");
+            for (int row = 0; row < ROWS_PER_INSERT[i]; row++) {
+                int first = 2 + row * VALUES_PER_ROW;
+                sql.append(row == 0 ? "" : ", ").append("(?").append(first).append(", ?").append(first + 1)
+                        .append(", 0, 0, ?").append(first + 2).append(", ?1, ?").append(first + 3).append(", ?")
+                        .append(first + 4).append(", ?").append(first + 5).append(", ?1, ?1)");
+            }
+            INSERT_ROWS[i] = sql.append(" ON CONFLICT DO NOTHING RETURNING id, queue, job_id").toString();
+        }
+    }
 
     private static final String FIND_BY_EVENT_ID =
             "SELECT id, dedup_key, dedup_fingerprint FROM messages WHERE queue = ? AND job_id = ?";
@@ -66,18 +85,11 @@ final class FanOutStatements {
                 return full;
             }
         }
+        Map<String, Long> insertedIds = insertAll(session, deliveries, now);
         List<Long> ids = new ArrayList<>(deliveries.size());
         List<Boolean> inserted = new ArrayList<>(deliveries.size());
         for (Delivery delivery : deliveries) {
-            Long id = session.queryLong(INSERT, statement -> {
-                statement.setString(1, delivery.queue());
-                statement.setBytes(2, delivery.payload());
-                statement.setInt(3, delivery.maxAttempts());
-                statement.setLong(4, now);
-                statement.setString(5, delivery.jobId());
-                statement.setString(6, delivery.dedupKey());
-                statement.setString(7, delivery.dedupFingerprint());
-            });
+            Long id = insertedIds.remove(rowKey(delivery.queue(), delivery.jobId()));
             if (id != null) {
                 ids.add(id);
                 inserted.add(true);
@@ -137,6 +149,43 @@ final class FanOutStatements {
             }
         }
         return null;
+    }
+
+    /** Inserts the deliveries in multi-row statements and returns the new rows' ids by queue and event id. */
+    private static Map<String, Long> insertAll(Session session, List<Delivery> deliveries, long now)
+            throws SQLException {
+        Map<String, Long> ids = new java.util.HashMap<>(deliveries.size() * 2);
+        int next = 0;
+        for (int size = 0; size < ROWS_PER_INSERT.length; size++) {
+            int rows = ROWS_PER_INSERT[size];
+            while (deliveries.size() - next >= rows) {
+                int first = next;
+                session.query(INSERT_ROWS[size], statement -> {
+                    statement.setLong(1, now);
+                    for (int row = 0; row < rows; row++) {
+                        Delivery delivery = deliveries.get(first + row);
+                        int column = 2 + row * VALUES_PER_ROW;
+                        statement.setString(column, delivery.queue());
+                        statement.setBytes(column + 1, delivery.payload());
+                        statement.setInt(column + 2, delivery.maxAttempts());
+                        statement.setString(column + 3, delivery.jobId());
+                        statement.setString(column + 4, delivery.dedupKey());
+                        statement.setString(column + 5, delivery.dedupFingerprint());
+                    }
+                }, returned -> {
+                    while (returned.next()) {
+                        ids.put(rowKey(returned.getString(2), returned.getString(3)), returned.getLong(1));
+                    }
+                    return null;
+                });
+                next += rows;
+            }
+        }
+        return ids;
+    }
+
+    private static String rowKey(String queue, String jobId) {
+        return queue + '\n' + jobId;
     }
 
     static void link(Session session, long parentId, List<Long> childIds) throws SQLException {
