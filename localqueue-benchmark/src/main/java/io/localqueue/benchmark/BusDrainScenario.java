@@ -17,8 +17,8 @@ import java.util.stream.LongStream;
 /**
  * {@code bus-drain-cN}: consumption alone. A subscription holding the profile's bus rows is drained by N handlers
  * that do nothing, timed from {@link EventBus#start()} to the last handler's return; in the same round a
- * {@link Worker} of concurrency N drains a queue of as many jobs, timed from its start to its last acknowledgement,
- * which gives the ratio to the plain queue.
+ * {@link Worker} of concurrency N drains a queue of as many jobs (and another one of jobs as big as the envelopes),
+ * timed alike, which gives the ratio to the plain queue.
  */
 public final class BusDrainScenario extends PerModeScenario {
 
@@ -86,28 +86,11 @@ public final class BusDrainScenario extends PerModeScenario {
         }
     }
 
-    /** Drains a queue of {@code rows} jobs with a worker and returns how long it took. */
+    /** Drains a queue of {@code rows} 100-byte jobs with a worker and returns how long it took. */
     private long drainQueue(Path directory, DurabilityMode mode, int rows) throws Exception {
         try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, name(), mode)) {
             RunContext.preload(queue, rows);
-            CountDownLatch drained = new CountDownLatch(rows);
-            AtomicLong last = new AtomicLong();
-            Worker<BenchMessage> worker = Worker.builder(queue, job -> { }).concurrency(concurrency)
-                    .observer(new AckObserver((seq, sent, acked) -> {
-                        last.set(acked);
-                        drained.countDown();
-                    })).build();
-            long start = System.nanoTime();
-            worker.start();
-            try {
-                if (!drained.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the worker drained " + (rows - drained.getCount()) + " of "
-                            + rows);
-                }
-            } finally {
-                worker.stop(Duration.ofSeconds(30));
-            }
-            return last.get() - start;
+            return drain(queue, rows);
         }
     }
 
@@ -126,24 +109,31 @@ public final class BusDrainScenario extends PerModeScenario {
                 }
                 queue.putMany(items);
             }
-            CountDownLatch drained = new CountDownLatch(rows);
-            AtomicLong last = new AtomicLong();
-            Worker<byte[]> worker = Worker.builder(queue, job -> {
-                last.set(System.nanoTime());
-                drained.countDown();
-            }).concurrency(concurrency).build();
-            long start = System.nanoTime();
-            worker.start();
-            try {
-                if (!drained.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the worker drained " + (rows - drained.getCount()) + " of "
-                            + rows);
-                }
-            } finally {
-                worker.stop(Duration.ofSeconds(30));
-            }
-            return last.get() - start;
+            return drain(queue, rows);
         }
+    }
+
+    /**
+     * Runs a worker whose handler does nothing on a queue of {@code rows} jobs until all were handled, timed as the
+     * bus's drain is: from the start to the last handler's return.
+     */
+    private <T> long drain(SimpleQueue<T> queue, int rows) throws Exception {
+        CountDownLatch drained = new CountDownLatch(rows);
+        AtomicLong last = new AtomicLong();
+        Worker<T> worker = Worker.builder(queue, job -> {
+            last.set(System.nanoTime());
+            drained.countDown();
+        }).concurrency(concurrency).build();
+        long start = System.nanoTime();
+        worker.start();
+        try {
+            if (!drained.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the worker drained " + (rows - drained.getCount()) + " of " + rows);
+            }
+        } finally {
+            worker.stop(Duration.ofSeconds(30));
+        }
+        return last.get() - start;
     }
 
     /** Bytes as long as the envelope of a bench event: the same keys, ids, time and payload. */

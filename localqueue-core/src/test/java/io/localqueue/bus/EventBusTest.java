@@ -13,7 +13,6 @@ import io.localqueue.RetryPolicy;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,12 +27,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The bus on a real file: fan-out, identity, every way a delivery ends, and emission with its parent's ack. */
-class EventBusTest {
+class EventBusTest extends BusTestBase {
 
     @BusEvent(name = "user.created")
     record UserCreated(String userId, String name) {
@@ -50,25 +47,12 @@ class EventBusTest {
     record Untyped(String value) {
     }
 
-    @TempDir
-    Path directory;
 
-    private final List<EventBus> buses = new ArrayList<>();
-
-    @AfterEach
-    void closeBuses() {
-        buses.forEach(EventBus::close);
-    }
 
     private EventBus open(BusTopology topology) {
         return open(EventBus.builder(directory).topology(topology));
     }
 
-    private EventBus open(EventBus.Builder builder) {
-        EventBus bus = builder.build();
-        buses.add(bus);
-        return bus;
-    }
 
     @Test
     void aDispatchStoresOneDeliveryPerRoutedSubscriptionSortedByName() throws SQLException {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Finite executions on a real file: completion over emitted deliveries, failures, timeouts and resumes. */
-class ExecutionTest {
+class ExecutionTest extends BusTestBase {
 
     @BusEvent(name = "user.requested")
     record UserRequested(int number) {
@@ -29,21 +26,11 @@ class ExecutionTest {
     record UserCreated(int number) {
     }
 
-    @TempDir
-    Path directory;
 
-    private final List<EventBus> buses = new ArrayList<>();
-
-    @AfterEach
-    void closeBuses() {
-        buses.forEach(EventBus::close);
-    }
 
     private EventBus bus() {
-        EventBus bus = EventBus.builder(directory).executionLease(Duration.ofSeconds(2)).topology(BusTopology.builder()
-                .route("requests", UserRequested.class).route("created", UserCreated.class).build()).build();
-        buses.add(bus);
-        return bus;
+        return open(EventBus.builder(directory).executionLease(Duration.ofSeconds(2)).topology(BusTopology.builder()
+                .route("requests", UserRequested.class).route("created", UserCreated.class).build()));
     }
 
     private static List<Integer> numbers(int count) {

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.CheckpointConflictException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Ingestion on a real file: batches, checkpoints that resume and fence, and the pending limit. */
-class IngestionTest {
+class IngestionTest extends BusTestBase {
 
     @BusEvent(name = "row.imported", identity = "key")
     record RowImported(String key, int value) {
@@ -27,21 +24,8 @@ class IngestionTest {
     record NoteTaken(int number) {
     }
 
-    @TempDir
-    Path directory;
 
-    private final List<EventBus> buses = new ArrayList<>();
 
-    @AfterEach
-    void closeBuses() {
-        buses.forEach(EventBus::close);
-    }
-
-    private EventBus open(EventBus.Builder builder) {
-        EventBus bus = builder.build();
-        buses.add(bus);
-        return bus;
-    }
 
     private EventBus bus() {
         return open(EventBus.builder(directory).topology(BusTopology.builder()
