@@ -129,6 +129,7 @@ final class CsvRecords implements SourceReader<CsvRow> {
     /** The fields of the next record, or null at the end of the file. */
     private @Nullable List<String> readFields(long recordNumber) {
         StringBuilder text = new StringBuilder();
+        long firstLine = line + 1;
         while (true) {
             byte[] raw;
             try {
@@ -141,8 +142,8 @@ final class CsvRecords implements SourceReader<CsvRow> {
                 if (text.length() == 0) {
                     return null;
                 }
-                throw new CsvSourceException(path, recordNumber, line, "malformed CSV: a quoted field is not closed "
-                        + "before the end of the file", null);
+                throw new CsvSourceException(path, recordNumber, line, "malformed CSV: a quoted field of the "
+                        + "record that starts on line " + firstLine + " is not closed before the end of the file", null);
             }
             line++;
             String physical = new String(raw, source.charset());

@@ -378,8 +378,17 @@ final class EventCodec {
         return names;
     }
 
-    /** Checks that every identity field is a field of the class, so a typo fails at registration. */
+    /**
+     * Checks, when a class is registered, that every identity field is one of its fields and that none of its fields
+     * bears an envelope key's name, so either mistake fails before anything is dispatched.
+     */
     static void requireIdentityFields(EventType type) {
+        for (String reserved : EventType.METADATA_KEYS) {
+            if (!reserved.equals("payload") && hasField(type.javaType(), reserved)) {
+                throw new IllegalArgumentException("event class " + type.javaType().getName() + " has a field '"
+                        + reserved + "', which the envelope keeps as metadata; rename it");
+            }
+        }
         for (String field : type.identity()) {
             if (!hasField(type.javaType(), field)) {
                 throw new InvalidEventIdentityException("identity of " + type.javaType().getName() + " names '"

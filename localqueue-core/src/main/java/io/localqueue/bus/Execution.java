@@ -85,11 +85,22 @@ final class Execution<T> {
 
     /** Ingests the source while this call holds the source lease; waits while another holder makes progress. */
     private void ingestSource(String id) {
+        boolean told = false;
         while (!claim(id)) {
             if (!bus.executionPending(id) || sourceDone(id)) {
                 return;
             }
+            if (!told) {
+                told = true;
+                log.info("Execution {} of '{}': another process holds its source (or held it and stopped); waiting "
+                        + "until that process finishes the source or its lease of at most {} runs out", id,
+                        definition.name(), bus.executionLease());
+            }
             pauseOrTimeOut(id);
+        }
+        if (told) {
+            log.info("Execution {} of '{}' took over its source and resumes after the last committed batch", id,
+                    definition.name());
         }
         long renewMillis = Math.max(1, bus.executionLease().toMillis() / 3);
         ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {

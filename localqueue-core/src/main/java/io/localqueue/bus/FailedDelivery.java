@@ -28,4 +28,15 @@ public record FailedDelivery(long id, String subscription, @Nullable Object even
                              @Nullable EventMetadata metadata, byte[] rawPayload, int attempts, FailureReason reason,
                              @Nullable String lastError, @Nullable String failureCategory, Instant createdAt,
                              Instant updatedAt, @Nullable String inspectionError) {
+
+    /** Shows the stored envelope as text (its first 200 characters), not as an array reference. */
+    @Override
+    public String toString() {
+        String text = new String(rawPayload, java.nio.charset.StandardCharsets.UTF_8);
+        return "FailedDelivery[id=" + id + ", subscription=" + subscription + ", eventType=" + eventType
+                + ", reason=" + reason + ", lastError=" + lastError + ", failureCategory=" + failureCategory
+                + ", attempts=" + attempts + ", createdAt=" + createdAt + ", updatedAt=" + updatedAt
+                + (inspectionError == null ? "" : ", inspectionError=" + inspectionError) + ", rawPayload="
+                + (text.length() > 200 ? text.substring(0, 200) + "…" : text) + "]";
+    }
 }

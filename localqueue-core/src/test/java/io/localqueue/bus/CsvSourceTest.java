@@ -98,7 +98,8 @@ class CsvSourceTest {
         assertThatThrownBy(() -> readAll(CsvSource.of(file("")), null))
                 .isInstanceOf(CsvSourceException.class).hasMessageContaining("the file is empty");
         assertThatThrownBy(() -> readAll(CsvSource.of(file("id,name\n1,\"open\n")), null))
-                .isInstanceOf(CsvSourceException.class).hasMessageContaining("not closed");
+                .isInstanceOf(CsvSourceException.class).hasMessageContaining("not closed")
+                .hasMessageContaining("starts on line 2");
         assertThatThrownBy(() -> CsvSource.of(directory.resolve("missing.csv")))
                 .isInstanceOf(CsvSourceException.class).hasMessageContaining("does not exist");
         CsvSource source = CsvSource.of(file("id\n1\n"));

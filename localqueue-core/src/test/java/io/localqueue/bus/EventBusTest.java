@@ -505,6 +505,10 @@ class EventBusTest extends BusTestBase {
 
         assertThatThrownBy(() -> bus.register(Broken.class)).isInstanceOf(InvalidEventIdentityException.class)
                 .hasMessageContaining("'missing'");
+        record Clashing(String event_type) {
+        }
+        assertThatThrownBy(() -> bus.register(Clashing.class)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("field 'event_type', which the envelope keeps as metadata");
         assertThatThrownBy(() -> bus.register(Untyped.class.getSuperclass()))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -1,6 +1,7 @@
 package io.localqueue.internal.engine;
 
 import io.localqueue.internal.store.ExpiredLease;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -8,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells of the leases a reclaim of one queue took back, whichever process's delivery they were: a log line each (a
- * warning when the job became a dead letter), and a call to every listener, such as the observers of the workers
- * on the queue.
+ * Tells of the leases a reclaim of one queue took back, whichever process's delivery they were: a warning for each
+ * job that became a dead letter, one line for those that are ready again, and a call to every listener, such as the
+ * observers of the workers on the queue.
  */
 public final class LeaseExpiries {
 
@@ -35,14 +36,17 @@ public final class LeaseExpiries {
     }
 
     void report(List<ExpiredLease> expired) {
+        List<Long> readyAgain = new ArrayList<>();
         for (ExpiredLease lease : expired) {
             if (lease.deadLettered()) {
                 log.warn("Job {} in queue '{}' became a dead letter (retries_exhausted): its lease expired on "
                         + "delivery {} of {} before the job was settled", lease.id(), queue, lease.attempts(),
                         lease.maxAttempts());
-            } else {
+            } else if (expired.size() == 1) {
                 log.info("Lease of job {} in queue '{}' expired on delivery {} of {} before the job was settled; "
                         + "it is ready again", lease.id(), queue, lease.attempts(), lease.maxAttempts());
+            } else {
+                readyAgain.add(lease.id());
             }
             for (Consumer<ExpiredLease> listener : listeners) {
                 try {
@@ -51,6 +55,12 @@ public final class LeaseExpiries {
                     log.warn("A listener of expired leases on queue '{}' failed", queue, failure);
                 }
             }
+        }
+        if (!readyAgain.isEmpty()) {
+            // after a consumer process died, one line for all it held rather than one per job
+            log.info("Leases of {} jobs in queue '{}' expired before the jobs were settled; they are ready again "
+                    + "(jobs {}{})", readyAgain.size(), queue, readyAgain.subList(0, Math.min(10, readyAgain.size())),
+                    readyAgain.size() > 10 ? " and " + (readyAgain.size() - 10) + " more" : "");
         }
     }
 }
