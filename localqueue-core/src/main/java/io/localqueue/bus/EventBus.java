@@ -86,6 +86,7 @@ public final class EventBus implements AutoCloseable {
     private volatile BusTopology topology;
     private volatile boolean started;
     private volatile boolean consumed;
+    private volatile boolean tablesReady;
     private volatile boolean closed;
     private boolean managedRunner;
     private int runnerUsers;
@@ -102,10 +103,20 @@ public final class EventBus implements AutoCloseable {
         this.topology = builder.topology;
         this.codec = new EventCodec(builder.mapper, registry);
         this.fanout = new Fanout(name, codec);
-        store().write(WriteOptions.standard("create the event bus's tables", durability), ensureOpen, writes -> {
-            writes.createBusTables();
-            return null;
-        });
+    }
+
+    /**
+     * Creates the bus's own tables (checkpoints, executions, delivery edges) the first time something needs them, so
+     * that an application that only has the bus at hand leaves its file as it was.
+     */
+    private void ensureTables() {
+        if (!tablesReady) {
+            store().write(WriteOptions.standard("create the event bus's tables", durability), ensureOpen, writes -> {
+                writes.createBusTables();
+                return null;
+            });
+            tablesReady = true;
+        }
     }
 
     /**
@@ -517,6 +528,9 @@ public final class EventBus implements AutoCloseable {
             }
             started = true;
             consumed = true;
+            if (subscriptions.values().stream().anyMatch(Subscription::hasHandlers)) {
+                ensureTables();
+            }
             for (String subscriptionName : topology.subscriptionNames()) {
                 Subscription subscription = subscriptions.get(subscriptionName);
                 if (subscription != null && subscription.hasHandlers()) {
@@ -637,6 +651,7 @@ public final class EventBus implements AutoCloseable {
      *                                        acknowledgement rolls back too
      */
     boolean emit(String queue, long id, String receipt, Fanout.Plan plan) {
+        ensureTables();
         Delivered delivered = store().write(WriteOptions.standard("acknowledge and emit", durability), ensureOpen,
                 writes -> {
                     long now = clock.millis();
@@ -700,6 +715,7 @@ public final class EventBus implements AutoCloseable {
     }
 
     <R> R writeExecution(String what, StoreWork<R> work) {
+        ensureTables();
         return store().write(WriteOptions.standard(what, durability), ensureOpen, work);
     }
 
@@ -714,15 +730,18 @@ public final class EventBus implements AutoCloseable {
 
     /** Runs one ingestion batch's transaction. */
     Ingestion.Committed writeIngestion(StoreWork<Ingestion.Committed> work) {
+        ensureTables();
         return store().write(WriteOptions.standard("ingest", durability), ensureOpen, work);
     }
 
     @Nullable StoredCheckpoint readCheckpoint(String checkpoint) {
+        ensureTables();
         return store().write(WriteOptions.standard("read a checkpoint", durability), ensureOpen,
                 writes -> writes.checkpoint(name, checkpoint));
     }
 
     boolean deleteCheckpoint(String checkpoint) {
+        ensureTables();
         return store().write(WriteOptions.standard("reset a checkpoint", durability), ensureOpen,
                 writes -> writes.deleteCheckpoint(name, checkpoint));
     }
@@ -952,7 +971,8 @@ public final class EventBus implements AutoCloseable {
         }
 
         /**
-         * Opens the bus, creating its tables in the file when missing.
+         * Opens the bus; its own tables are created in the file when first needed (a consumer, an ingestion, an
+         * execution), so a bus that only dispatches leaves the file as a queue leaves it.
          *
          * @return the bus
          * @throws io.localqueue.LocalQueueException when the file cannot be opened or is not a localqueue database

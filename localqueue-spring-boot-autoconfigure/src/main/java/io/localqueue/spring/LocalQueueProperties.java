@@ -4,9 +4,11 @@ import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.Worker;
+import io.localqueue.bus.EventBus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -82,6 +84,11 @@ public class LocalQueueProperties {
      */
     private final Json json = new Json();
 
+    /**
+     * The event bus on the same database.
+     */
+    private final Bus bus = new Bus();
+
     public Path getPath() {
         return path;
     }
@@ -128,6 +135,10 @@ public class LocalQueueProperties {
 
     public Sqlite getSqlite() {
         return sqlite;
+    }
+
+    public Bus getBus() {
+        return bus;
     }
 
     public Json getJson() {
@@ -720,6 +731,148 @@ public class LocalQueueProperties {
 
         public void setRetryAfter(Duration retryAfter) {
             this.retryAfter = retryAfter;
+        }
+    }
+
+    /**
+     * The event bus: its name, routes and subscriptions, on the application's queue database.
+     *
+     * @since 0.1.0
+     */
+    public static class Bus {
+
+        /**
+         * Whether to create the EventBus bean.
+         */
+        private boolean enabled = true;
+
+        /**
+         * The bus's name, shared by every process that uses the bus; part of each subscription's queue name.
+         */
+        private String name = EventBus.DEFAULT_NAME;
+
+        /**
+         * Whether dispatching an event that no subscription routes fails (NoSubscribersException) rather than
+         * storing nothing.
+         */
+        private boolean requireSubscribers = true;
+
+        /**
+         * Whether the bus starts consuming its subscriptions with handlers when the application starts.
+         */
+        private boolean autoStartup = true;
+
+        /**
+         * How long the bus waits for running handlers at shutdown before interrupting them (their deliveries are
+         * handed back uncounted).
+         */
+        private Duration shutdownTimeout = EventBus.DEFAULT_SHUTDOWN_TIMEOUT;
+
+        /**
+         * How long an execution's hold on its source lasts without renewal; after a crash another process resumes
+         * the execution once it ran out.
+         */
+        private Duration executionLease = EventBus.DEFAULT_EXECUTION_LEASE;
+
+        /**
+         * Static routes: subscription name to the event type names (or "*") it receives; handlers add their own.
+         */
+        private final Map<String, List<String>> topology = new LinkedHashMap<>();
+
+        /**
+         * Per-subscription settings of this process, by subscription name.
+         */
+        private final Map<String, SubscriptionSettings> subscriptions = new LinkedHashMap<>();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public boolean isRequireSubscribers() {
+            return requireSubscribers;
+        }
+
+        public void setRequireSubscribers(boolean requireSubscribers) {
+            this.requireSubscribers = requireSubscribers;
+        }
+
+        public boolean isAutoStartup() {
+            return autoStartup;
+        }
+
+        public void setAutoStartup(boolean autoStartup) {
+            this.autoStartup = autoStartup;
+        }
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public Duration getExecutionLease() {
+            return executionLease;
+        }
+
+        public void setExecutionLease(Duration executionLease) {
+            this.executionLease = executionLease;
+        }
+
+        public Map<String, List<String>> getTopology() {
+            return topology;
+        }
+
+        public Map<String, SubscriptionSettings> getSubscriptions() {
+            return subscriptions;
+        }
+    }
+
+    /**
+     * One subscription's settings in this process.
+     *
+     * @since 0.1.0
+     */
+    public static class SubscriptionSettings {
+
+        /**
+         * Handlers of the subscription running at once in this process.
+         */
+        private @Nullable Integer concurrency;
+
+        /**
+         * How long a handler may run before it is interrupted and its delivery retried (handler_timeout once the
+         * budget is spent).
+         */
+        private @Nullable Duration handlerTimeout;
+
+        public @Nullable Integer getConcurrency() {
+            return concurrency;
+        }
+
+        public void setConcurrency(@Nullable Integer concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        public @Nullable Duration getHandlerTimeout() {
+            return handlerTimeout;
+        }
+
+        public void setHandlerTimeout(@Nullable Duration handlerTimeout) {
+            this.handlerTimeout = handlerTimeout;
         }
     }
 }

@@ -48,7 +48,9 @@ class ConfigurationReferenceTest {
                 "localqueue.queues.<name>.producer.max-wait", "localqueue.queues.<name>.delivery.backoff.initial-delay",
                 "localqueue.queues.<name>.delivery.backoff.multiplier",
                 "localqueue.queues.<name>.delivery.backoff.max-delay",
-                "localqueue.queues.<name>.delivery.backoff.jitter");
+                "localqueue.queues.<name>.delivery.backoff.jitter", "localqueue.bus.topology.<subscription>",
+                "localqueue.bus.subscriptions.<subscription>.concurrency",
+                "localqueue.bus.subscriptions.<subscription>.handler-timeout");
 
         for (String name : documentedDefaults().keySet()) {
             assertThat(declared.containsKey(name) || perQueue.contains(name)).as("%s is a real property", name)

@@ -9,14 +9,14 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of localqueue: the shared database on its own SQLite pool (never the application's
- * {@code DataSource}), the delivery and durability defaults, the queue registry, the {@code LocalQueueTemplate}
- * and the {@code @QueueListener} machinery; each bean backs off when the application defines its own.
+ * {@code DataSource}), the delivery and durability defaults, the queue registry, the {@code LocalQueueTemplate},
+ * the {@code @QueueListener} machinery and the event bus; each bean backs off when the application defines its own.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass(SimpleQueue.class)
 @EnableConfigurationProperties(LocalQueueProperties.class)
-@Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class})
+@Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class, LocalQueueBusConfiguration.class})
 public final class LocalQueueAutoConfiguration {
 }

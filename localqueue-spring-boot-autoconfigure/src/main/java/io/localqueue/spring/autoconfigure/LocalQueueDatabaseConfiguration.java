@@ -138,11 +138,17 @@ class LocalQueueDatabaseConfiguration {
     PayloadSerializers localQueuePayloadSerializers(LocalQueueProperties properties,
                                                     ObjectProvider<JsonMapper> applicationMapper) {
         LocalQueueProperties.Json json = properties.getJson();
-        JsonMapper mapper = json.isApplicationMapper() ? applicationMapper.getIfUnique() : null;
+        JsonMapper mapper = applicationMapper(properties, applicationMapper);
         if (mapper == null) {
             return PayloadSerializers.json();
         }
         return PayloadSerializers.json(json.isPythonSpelling() ? JsonSerializer.withPythonSpelling(mapper) : mapper);
+    }
+
+    /** The application's mapper when {@code localqueue.json.application-mapper} asks for it and there is one. */
+    static @Nullable JsonMapper applicationMapper(LocalQueueProperties properties,
+                                                  ObjectProvider<JsonMapper> applicationMapper) {
+        return properties.getJson().isApplicationMapper() ? applicationMapper.getIfUnique() : null;
     }
 
     @Bean

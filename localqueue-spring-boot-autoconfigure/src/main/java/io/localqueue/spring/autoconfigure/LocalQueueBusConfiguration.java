@@ -1,0 +1,60 @@
+package io.localqueue.spring.autoconfigure;
+
+import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
+
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.DurabilityMode;
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.bus.BusTopology;
+import io.localqueue.bus.EventBus;
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.bus.EventBusLifecycle;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The application's {@link EventBus} on the shared queue database, configured from {@code localqueue.bus.*}, and
+ * its lifecycle; each backs off to the application's own, and {@code localqueue.bus.enabled=false} turns both off.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(prefix = "localqueue.bus", name = "enabled", havingValue = "true", matchIfMissing = true)
+class LocalQueueBusConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    EventBus localQueueEventBus(LocalQueueProperties properties, LocalQueueDatabase database, DeliveryPolicy delivery,
+                                DurabilityMode durability, ObjectProvider<JsonMapper> applicationMapper,
+                                ObjectProvider<Clock> clock) {
+        LocalQueueProperties.Bus bus = properties.getBus();
+        EventBus.Builder builder = EventBus.builder(database).delivery(delivery).durability(durability)
+                .requireSubscribers(bus.isRequireSubscribers())
+                .clock(clock.getIfUnique(Clock::systemUTC));
+        apply("localqueue.bus.name", bus.getName(), () -> builder.name(bus.getName()));
+        apply("localqueue.bus.execution-lease", bus.getExecutionLease(),
+                () -> builder.executionLease(bus.getExecutionLease()));
+        apply("localqueue.bus.topology", bus.getTopology(), () -> builder.topology(BusTopology.of(bus.getTopology())));
+        JsonMapper mapper = LocalQueueDatabaseConfiguration.applicationMapper(properties, applicationMapper);
+        if (mapper != null) {
+            builder.jsonMapper(mapper);
+        }
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties) {
+        LocalQueueProperties.Bus settings = properties.getBus();
+        apply("localqueue.bus.shutdown-timeout", settings.getShutdownTimeout(), () -> {
+            if (settings.getShutdownTimeout().isNegative()) {
+                throw new IllegalArgumentException("must not be negative");
+            }
+            return null;
+        });
+        return new EventBusLifecycle(bus, settings);
+    }
+}

@@ -1,0 +1,97 @@
+package io.localqueue.spring.bus;
+
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.Subscription;
+import io.localqueue.bus.SubscriptionConfig;
+import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the application's {@link EventBus} once every singleton exists (so handlers registered while beans were
+ * created take part), after applying {@code localqueue.bus.subscriptions.*}, and stops it in the same shutdown phase
+ * as the queue listeners, waiting {@code localqueue.bus.shutdown-timeout} for running handlers.
+ *
+ * @since 0.1.0
+ */
+public class EventBusLifecycle implements SmartLifecycle {
+
+    private final EventBus bus;
+    private final LocalQueueProperties.Bus properties;
+    private volatile boolean running;
+
+    /**
+     * Creates the lifecycle of a bus.
+     *
+     * @param bus the bus
+     * @param properties {@code localqueue.bus.*}
+     */
+    public EventBusLifecycle(EventBus bus, LocalQueueProperties.Bus properties) {
+        this.bus = bus;
+        this.properties = properties;
+    }
+
+    @Override
+    public void start() {
+        applySubscriptionSettings();
+        bus.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        Duration timeout = properties.getShutdownTimeout();
+        bus.stop(timeout);
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return properties.isAutoStartup();
+    }
+
+    @Override
+    public int getPhase() {
+        return QueueListenerEndpointRegistry.PHASE;
+    }
+
+    /** Applies each configured subscription's settings; one the bus does not know is a configuration error. */
+    private void applySubscriptionSettings() {
+        for (Map.Entry<String, LocalQueueProperties.SubscriptionSettings> entry
+                : properties.getSubscriptions().entrySet()) {
+            String prefix = "localqueue.bus.subscriptions." + entry.getKey();
+            Subscription subscription;
+            try {
+                subscription = bus.subscription(entry.getKey());
+            } catch (IllegalArgumentException unknown) {
+                throw new InvalidConfigurationPropertyValueException(prefix, entry.getKey(), unknown.getMessage());
+            }
+            SubscriptionConfig config = subscription.config();
+            LocalQueueProperties.SubscriptionSettings settings = entry.getValue();
+            if (settings.getConcurrency() != null) {
+                set(prefix + ".concurrency", settings.getConcurrency(), () -> config.concurrency(
+                        settings.getConcurrency()));
+            }
+            if (settings.getHandlerTimeout() != null) {
+                set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
+                        settings.getHandlerTimeout()));
+            }
+        }
+    }
+
+    private static void set(String property, Object value, Runnable setter) {
+        try {
+            setter.run();
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            throw new InvalidConfigurationPropertyValueException(property, value, refused.getMessage());
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.localqueue.spring.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.bus.BusEvent;
+import io.localqueue.bus.BusTopology;
+import io.localqueue.bus.DispatchReceipt;
+import io.localqueue.bus.EventBus;
+import io.localqueue.spring.ContextRunnerTestBase;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The event bus bean, its properties, its lifecycle, and how each backs off. */
+class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
+
+    @BusEvent(name = "user.created")
+    record UserCreated(String userId) {
+    }
+
+    /** Registers a handler while the beans are created, as an application component would. */
+    static final class Welcomer {
+        final List<String> welcomed = new CopyOnWriteArrayList<>();
+
+        Welcomer(EventBus bus) {
+            bus.handler(UserCreated.class, (event, context) -> {
+                welcomed.add(event.userId());
+                return null;
+            });
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WelcomerConfiguration {
+        @Bean
+        Welcomer welcomer(EventBus bus) {
+            return new Welcomer(bus);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBus {
+        @Bean(destroyMethod = "close")
+        EventBus ownBus(io.localqueue.LocalQueueDatabase database) {
+            return EventBus.builder(database).name("own").build();
+        }
+    }
+
+    @Test
+    void theBusIsOnTheQueueDatabaseAndItsHandlersRunOnceTheContextStarts() {
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).run(context -> {
+            EventBus bus = context.getBean(EventBus.class);
+            assertThat(bus.name()).isEqualTo("default");
+            assertThat(context).hasSingleBean(EventBusLifecycle.class);
+
+            DispatchReceipt receipt = bus.dispatch(new UserCreated("u-1"));
+
+            assertThat(receipt.subscriptions()).containsExactly("user.created");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> context.getBean(Welcomer.class).welcomed.contains("u-1"));
+            assertThat(bus.toString()).contains(dir.toString());
+        });
+    }
+
+    @Test
+    void propertiesNameTheBusRouteItsEventsAndSetItsSubscriptions() {
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.name=accounts", "localqueue.bus.topology.audit=*",
+                "localqueue.bus.subscriptions[user.created].concurrency=3",
+                "localqueue.bus.subscriptions.audit.handler-timeout=5s",
+                "localqueue.bus.require-subscribers=false").run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    assertThat(bus.name()).isEqualTo("accounts");
+                    assertThat(bus.topology().routes()).containsKeys("audit", "user.created");
+                    assertThat(bus.subscription("user.created").config().concurrency()).isEqualTo(3);
+                    assertThat(bus.subscription("audit").config().handlerTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(bus.dispatch(new UserCreated("u-2")).subscriptions())
+                            .containsExactly("audit", "user.created");
+                });
+    }
+
+    @Test
+    void autoStartupFalseLeavesTheBusToTheApplication() {
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class)
+                .withPropertyValues("localqueue.bus.auto-startup=false").run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    bus.dispatch(new UserCreated("u-3"));
+                    assertThat(context.getBean(EventBusLifecycle.class).isRunning()).isFalse();
+                    assertThat(bus.subscription("user.created").stats().ready()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void badValuesFailTheStartNamingTheProperty() {
+        onTempDir().withPropertyValues("localqueue.bus.name=bad name").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(
+                        InvalidConfigurationPropertyValueException.class).hasMessageContaining("localqueue.bus.name"));
+        onTempDir().withPropertyValues("localqueue.bus.topology.audit=user.*").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("localqueue.bus.topology"));
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class)
+                .withPropertyValues("localqueue.bus.subscriptions[user.created].concurrency=0").run(context ->
+                        assertThat(context).getFailure().rootCause()
+                                .hasMessageContaining("localqueue.bus.subscriptions.user.created.concurrency"));
+        onTempDir().withPropertyValues("localqueue.bus.subscriptions.nobody.concurrency=2").run(context ->
+                assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("localqueue.bus.subscriptions.nobody")
+                        .hasMessageContaining("is not declared"));
+    }
+
+    @Test
+    void anApplicationThatDoesNotUseTheBusKeepsItsFileAsItWas() {
+        onTempDir().run(context -> {
+            assertThat(context).hasSingleBean(EventBus.class);
+            context.getBean(io.localqueue.spring.LocalQueueTemplate.class).put("emails", "hello");
+        });
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+                + dir.resolve("localqueue.db"));
+             java.sql.ResultSet tables = connection.createStatement().executeQuery(
+                     "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+            List<String> names = new java.util.ArrayList<>();
+            while (tables.next()) {
+                names.add(tables.getString(1));
+            }
+            assertThat(names).containsExactly("message_headers", "messages", "sqlite_sequence");
+        } catch (java.sql.SQLException failure) {
+            throw new AssertionError(failure);
+        }
+    }
+
+    @Test
+    void theBusBacksOffToTheApplicationsAndCanBeTurnedOff() {
+        onTempDir().withUserConfiguration(OwnBus.class).run(context -> {
+            assertThat(context).hasSingleBean(EventBus.class);
+            assertThat(context.getBean(EventBus.class).name()).isEqualTo("own");
+        });
+        onTempDir().withPropertyValues("localqueue.bus.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(EventBus.class);
+            assertThat(context).doesNotHaveBean(EventBusLifecycle.class);
+        });
+        assertThat(BusTopology.empty().subscriptionNames()).isEmpty();
+    }
+}
