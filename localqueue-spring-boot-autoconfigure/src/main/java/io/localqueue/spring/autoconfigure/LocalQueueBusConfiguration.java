@@ -9,12 +9,15 @@ import io.localqueue.bus.BusTopology;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.bus.EventBusLifecycle;
+import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -46,8 +49,16 @@ class LocalQueueBusConfiguration {
     }
 
     @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties) {
+    static EventHandlerAnnotationBeanPostProcessor eventHandlerAnnotationBeanPostProcessor() {
+        return new EventHandlerAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
+                                                  ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers) {
         LocalQueueProperties.Bus settings = properties.getBus();
         apply("localqueue.bus.shutdown-timeout", settings.getShutdownTimeout(), () -> {
             if (settings.getShutdownTimeout().isNegative()) {
@@ -55,6 +66,6 @@ class LocalQueueBusConfiguration {
             }
             return null;
         });
-        return new EventBusLifecycle(bus, settings);
+        return new EventBusLifecycle(bus, settings, handlers.getIfUnique());
     }
 }

@@ -7,13 +7,16 @@ import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the application's {@link EventBus} once every singleton exists (so handlers registered while beans were
- * created take part), after applying {@code localqueue.bus.subscriptions.*}, and stops it in the same shutdown phase
- * as the queue listeners, waiting {@code localqueue.bus.shutdown-timeout} for running handlers.
+ * Starts the application's {@link EventBus} once every singleton exists: registers the
+ * {@link io.localqueue.spring.EventHandler} methods collected meanwhile (handlers registered in code while beans were
+ * created take part too), applies {@code localqueue.bus.subscriptions.*} over their attributes, and starts
+ * consuming; stops it in the same shutdown phase as the queue listeners, waiting
+ * {@code localqueue.bus.shutdown-timeout} for running handlers.
  *
  * @since 0.1.0
  */
@@ -21,6 +24,7 @@ public class EventBusLifecycle implements SmartLifecycle {
 
     private final EventBus bus;
     private final LocalQueueProperties.Bus properties;
+    private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
     private volatile boolean running;
 
     /**
@@ -28,14 +32,20 @@ public class EventBusLifecycle implements SmartLifecycle {
      *
      * @param bus the bus
      * @param properties {@code localqueue.bus.*}
+     * @param handlers the collected {@code @EventHandler} methods, or null for none
      */
-    public EventBusLifecycle(EventBus bus, LocalQueueProperties.Bus properties) {
+    public EventBusLifecycle(EventBus bus, LocalQueueProperties.Bus properties,
+                             @Nullable EventHandlerAnnotationBeanPostProcessor handlers) {
         this.bus = bus;
         this.properties = properties;
+        this.handlers = handlers;
     }
 
     @Override
     public void start() {
+        if (handlers != null) {
+            handlers.handOver(this::register);
+        }
         applySubscriptionSettings();
         bus.start();
         running = true;
@@ -61,6 +71,30 @@ public class EventBusLifecycle implements SmartLifecycle {
     @Override
     public int getPhase() {
         return QueueListenerEndpointRegistry.PHASE;
+    }
+
+    /** Registers one {@code @EventHandler} method on the bus with its attributes. */
+    @SuppressWarnings("unchecked")
+    private void register(EventHandlerEndpoint endpoint) {
+        Subscription subscription;
+        try {
+            Class<Object> type = (Class<Object>) endpoint.eventType();
+            subscription = endpoint.subscription() == null ? bus.handler(type, endpoint)
+                    : bus.handler(type, endpoint.subscription(), endpoint);
+            SubscriptionConfig config = subscription.config();
+            if (endpoint.concurrency() != null) {
+                config.concurrency(endpoint.concurrency());
+            }
+            if (endpoint.handlerTimeout() != null) {
+                config.handlerTimeout(endpoint.handlerTimeout());
+            }
+            if (!endpoint.permanentErrors().isEmpty()) {
+                config.permanentErrors(endpoint.permanentErrors().toArray(Class[]::new));
+            }
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            throw new IllegalStateException("@EventHandler method " + endpoint.id() + " cannot be registered: "
+                    + refused.getMessage(), refused);
+        }
     }
 
     /** Applies each configured subscription's settings; one the bus does not know is a configuration error. */

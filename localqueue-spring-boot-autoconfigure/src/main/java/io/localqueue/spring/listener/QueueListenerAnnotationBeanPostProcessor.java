@@ -4,7 +4,6 @@ import io.localqueue.spring.AckMode;
 import io.localqueue.spring.QueueListener;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -15,11 +14,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
-import org.springframework.beans.factory.config.BeanExpressionContext;
-import org.springframework.beans.factory.config.BeanExpressionResolver;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -31,8 +27,7 @@ import org.springframework.util.StringUtils;
  */
 public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
 
-    private final List<QueueListenerEndpoint> endpoints = new ArrayList<>();
-    private @Nullable Consumer<QueueListenerEndpoint> receiver;
+    private final EndpointCollector<QueueListenerEndpoint> endpoints = new EndpointCollector<>();
     private @Nullable ConfigurableBeanFactory beanFactory;
 
     @Override
@@ -55,8 +50,8 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
      *
      * @return a snapshot in discovery order
      */
-    public synchronized List<QueueListenerEndpoint> endpoints() {
-        return List.copyOf(endpoints);
+    public List<QueueListenerEndpoint> endpoints() {
+        return endpoints.endpoints();
     }
 
     /**
@@ -65,12 +60,7 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
      * @param receiver takes endpoints; called on the thread that found one, outside this collector's lock
      */
     public void handOver(Consumer<QueueListenerEndpoint> receiver) {
-        List<QueueListenerEndpoint> found;
-        synchronized (this) {
-            this.receiver = receiver;
-            found = List.copyOf(endpoints);
-        }
-        found.forEach(receiver);
+        endpoints.handOver(receiver);
     }
 
     private void register(Object bean, String beanName, Method method, QueueListener annotation) {
@@ -94,44 +84,15 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
                 bool(annotation.autoStartup()), StringUtils.hasText(annotation.containerFactory())
                         ? resolve(annotation.containerFactory()) : null,
                 positive("batchSize", annotation.batchSize(), where), duration(annotation.batchWait(), where));
-        Consumer<QueueListenerEndpoint> late;
-        synchronized (this) {
-            endpoints.add(endpoint);
-            late = receiver;
-        }
-        if (late != null) {
-            late.accept(endpoint);
-        }
+        endpoints.add(endpoint);
     }
 
     private @Nullable Integer positive(String attribute, String value, String where) {
-        if (!StringUtils.hasText(value)) {
-            return null;
-        }
-        String resolved = resolve(value);
-        try {
-            int number = Integer.parseInt(resolved.trim());
-            if (number < 1) {
-                throw new NumberFormatException("not positive");
-            }
-            return number;
-        } catch (NumberFormatException invalid) {
-            throw new IllegalStateException("@QueueListener method " + where + " has " + attribute + " '" + resolved
-                    + "'; it must be a positive whole number", invalid);
-        }
+        return values().positive(attribute, value, where);
     }
 
     private @Nullable Duration duration(String value, String where) {
-        if (!StringUtils.hasText(value)) {
-            return null;
-        }
-        String resolved = resolve(value).trim();
-        try {
-            return DurationFormatterUtils.detectAndParse(resolved);
-        } catch (IllegalArgumentException invalid) {
-            throw new IllegalStateException("@QueueListener method " + where + " has batchWait '" + resolved
-                    + "'; it must be a duration such as 500ms or PT0.5S", invalid);
-        }
+        return values().duration("batchWait", value, where);
     }
 
     /** The explicit mode, else MANUAL for a method that takes an Acknowledgement, else null (the factory's). */
@@ -159,16 +120,10 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
     }
 
     private String resolve(String value) {
-        ConfigurableBeanFactory factory = beanFactory;
-        if (factory == null) {
-            return value;
-        }
-        String resolved = factory.resolveEmbeddedValue(value);
-        BeanExpressionResolver expressions = factory.getBeanExpressionResolver();
-        if (resolved != null && expressions != null) {
-            Object evaluated = expressions.evaluate(resolved, new BeanExpressionContext(factory, null));
-            return evaluated == null ? "" : evaluated.toString();
-        }
-        return resolved == null ? "" : resolved;
+        return values().resolve(value);
+    }
+
+    private AnnotationValues values() {
+        return new AnnotationValues("@QueueListener", beanFactory);
     }
 }

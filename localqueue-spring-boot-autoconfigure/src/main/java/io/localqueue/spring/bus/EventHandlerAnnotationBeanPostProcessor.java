@@ -1,0 +1,94 @@
+package io.localqueue.spring.bus;
+
+import io.localqueue.bus.EventContext;
+import io.localqueue.spring.EventHandler;
+import io.localqueue.spring.listener.AnnotationValues;
+import io.localqueue.spring.listener.EndpointCollector;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds {@link EventHandler} methods on beans as they are created, checks their signatures and resolves their
+ * placeholders; it only collects. {@link EventBusLifecycle} registers those found when the context starts, and is
+ * handed any found later.
+ *
+ * @since 0.1.0
+ */
+public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+
+    private final EndpointCollector<EventHandlerEndpoint> endpoints = new EndpointCollector<>();
+    private AnnotationValues values = new AnnotationValues("@EventHandler", null);
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        if (beanFactory instanceof ConfigurableBeanFactory configurable) {
+            values = new AnnotationValues("@EventHandler", configurable);
+        }
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+        Class<?> targetClass = AopUtils.getTargetClass(bean);
+        Map<Method, EventHandler> annotated = MethodIntrospector.selectMethods(targetClass,
+                (MethodIntrospector.MetadataLookup<EventHandler>) method ->
+                        AnnotatedElementUtils.findMergedAnnotation(method, EventHandler.class));
+        annotated.forEach((method, annotation) -> register(bean, beanName, method, annotation));
+        return bean;
+    }
+
+    /**
+     * Hands every handler found so far to {@code receiver}, and each one found afterwards as it is found.
+     *
+     * @param receiver takes handlers
+     */
+    void handOver(Consumer<EventHandlerEndpoint> receiver) {
+        endpoints.handOver(receiver);
+    }
+
+    private void register(Object bean, String beanName, Method method, EventHandler annotation) {
+        String where = beanName + "." + method.getName();
+        Class<?>[] parameters = method.getParameterTypes();
+        int context = -1;
+        int event = -1;
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i] == EventContext.class && context < 0) {
+                context = i;
+            } else if (event < 0) {
+                event = i;
+            } else {
+                event = -2;
+            }
+        }
+        if (event < 0 || parameters.length > 2) {
+            throw new IllegalStateException("@EventHandler method " + where + " must take the event and, optionally, "
+                    + "an EventContext; it takes " + Arrays.toString(parameters));
+        }
+        Class<?> eventType = parameters[event];
+        if (eventType.isInterface() || Modifier.isAbstract(eventType.getModifiers()) || eventType.isPrimitive()) {
+            throw new IllegalStateException("@EventHandler method " + where + " takes " + eventType.getName()
+                    + ", which is not a concrete event class");
+        }
+        String subscription = StringUtils.hasText(annotation.subscription())
+                ? values.resolve(annotation.subscription()).trim() : null;
+        EventHandlerEndpoint endpoint = new EventHandlerEndpoint(where, bean,
+                AopUtils.selectInvocableMethod(method, bean.getClass()), eventType, event, context, subscription,
+                values.positive("concurrency", annotation.concurrency(), where),
+                values.duration("handlerTimeout", annotation.handlerTimeout(), where),
+                List.of(annotation.permanentErrors()));
+        endpoints.add(endpoint);
+    }
+}

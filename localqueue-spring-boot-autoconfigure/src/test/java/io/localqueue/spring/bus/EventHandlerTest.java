@@ -1,0 +1,122 @@
+package io.localqueue.spring.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.FailureReason;
+import io.localqueue.bus.BusEvent;
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.EventContext;
+import io.localqueue.bus.FailedDelivery;
+import io.localqueue.bus.RejectException;
+import io.localqueue.bus.RetryException;
+import io.localqueue.spring.ContextRunnerTestBase;
+import io.localqueue.spring.EventHandler;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** {@code @EventHandler} methods: delivery, context, emission, retry, rejection, placeholders and bad shapes. */
+class EventHandlerTest extends ContextRunnerTestBase {
+
+    @BusEvent(name = "user.created")
+    record UserCreated(String userId) {
+    }
+
+    @BusEvent(name = "user.welcomed")
+    record UserWelcomed(String userId) {
+    }
+
+    @BusEvent(name = "user.flaky")
+    record Flaky(String userId) {
+    }
+
+    /** Handlers of every shape the annotation allows. */
+    static final class Handlers {
+        final List<String> welcomed = new CopyOnWriteArrayList<>();
+        final List<UUID> causes = new CopyOnWriteArrayList<>();
+        final List<UUID> parents = new CopyOnWriteArrayList<>();
+        final AtomicInteger flakyCalls = new AtomicInteger();
+
+        @EventHandler(concurrency = "${welcome.workers:2}")
+        UserWelcomed created(EventContext context, UserCreated event) {
+            parents.add(context.eventId());
+            return new UserWelcomed(event.userId());
+        }
+
+        @EventHandler(subscription = "${welcome.subscription}")
+        void welcomed(UserWelcomed event, EventContext context) {
+            causes.add(context.causationId());
+            welcomed.add(event.userId());
+        }
+
+        @EventHandler(handlerTimeout = "10s")
+        void flaky(Flaky event) {
+            if (flakyCalls.incrementAndGet() == 1) {
+                throw new RetryException("not yet", Duration.ZERO);
+            }
+            throw new RejectException("gave up", "flaky");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class HandlerConfiguration {
+        @Bean
+        Handlers handlers() {
+            return new Handlers();
+        }
+    }
+
+    /** A method the annotation cannot run. */
+    static final class TwoEvents {
+        @EventHandler
+        void both(UserCreated first, UserWelcomed second) {
+        }
+    }
+
+    /** A concurrency that is no positive number. */
+    static final class NoWorkers {
+        @EventHandler(concurrency = "0")
+        void none(UserCreated event) {
+        }
+    }
+
+    @Test
+    void handlersReceiveTheirEventsEmitWithTheirAckAndFollowRetriesAndRejections() {
+        onTempDir().withUserConfiguration(HandlerConfiguration.class)
+                .withPropertyValues("welcome.subscription=welcomer").run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    Handlers handlers = context.getBean(Handlers.class);
+
+                    bus.dispatch(new UserCreated("u-1"));
+                    bus.dispatch(new Flaky("u-2"));
+
+                    await().atMost(Duration.ofSeconds(10)).until(() -> handlers.welcomed.contains("u-1"));
+                    assertThat(handlers.causes).containsExactlyElementsOf(handlers.parents);
+                    assertThat(bus.subscription("user.created").config().concurrency()).isEqualTo(2);
+                    assertThat(bus.subscription("welcomer").config().frozen()).isTrue();
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> bus.subscription("user.flaky").listFailed().size() == 1);
+                    FailedDelivery failed = bus.subscription("user.flaky").listFailed().get(0);
+                    assertThat(failed.reason()).isEqualTo(FailureReason.REJECTED);
+                    assertThat(failed.failureCategory()).isEqualTo("flaky");
+                    assertThat(failed.attempts()).isEqualTo(2);
+                    assertThat(bus.subscription("user.flaky").config().handlerTimeout())
+                            .isEqualTo(Duration.ofSeconds(10));
+                });
+    }
+
+    @Test
+    void aMethodTheAnnotationCannotRunFailsTheStartNamingIt() {
+        onTempDir().withBean(TwoEvents.class).run(context -> assertThat(context).getFailure()
+                .rootCause().hasMessageContaining("@EventHandler method")
+                .hasMessageContaining("both").hasMessageContaining("must take the event"));
+        onTempDir().withBean(NoWorkers.class).run(context -> assertThat(context).getFailure()
+                .hasStackTraceContaining("@EventHandler method").hasStackTraceContaining("has concurrency '0'"));
+    }
+}
