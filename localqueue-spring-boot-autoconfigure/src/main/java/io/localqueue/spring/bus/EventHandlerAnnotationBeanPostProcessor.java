@@ -17,8 +17,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -43,9 +41,7 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         Class<?> targetClass = AopUtils.getTargetClass(bean);
-        Map<Method, EventHandler> annotated = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<EventHandler>) method ->
-                        AnnotatedElementUtils.findMergedAnnotation(method, EventHandler.class));
+        Map<Method, EventHandler> annotated = EventHandlerMethods.find(targetClass);
         annotated.forEach((method, annotation) -> register(bean, beanName, method, annotation));
         return bean;
     }
@@ -62,20 +58,16 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
     private void register(Object bean, String beanName, Method method, EventHandler annotation) {
         String where = beanName + "." + method.getName();
         Class<?>[] parameters = method.getParameterTypes();
-        int context = -1;
-        int event = -1;
-        for (int i = 0; i < parameters.length; i++) {
-            if (parameters[i] == EventContext.class && context < 0) {
-                context = i;
-            } else if (event < 0) {
-                event = i;
-            } else {
-                event = -2;
-            }
-        }
-        if (event < 0 || parameters.length > 2) {
+        int event = EventHandlerMethods.eventParameter(method);
+        if (event < 0) {
             throw new IllegalStateException("@EventHandler method " + where + " must take the event and, optionally, "
                     + "an EventContext; it takes " + Arrays.toString(parameters));
+        }
+        int context = -1;
+        for (int i = 0; i < parameters.length; i++) {
+            if (i != event && parameters[i] == EventContext.class) {
+                context = i;
+            }
         }
         Class<?> eventType = parameters[event];
         if (eventType.isInterface() || Modifier.isAbstract(eventType.getModifiers()) || eventType.isPrimitive()) {
