@@ -28,6 +28,9 @@ final class Execution<T> {
     /** How often a waiting caller looks at the execution again. */
     static final long POLL_MILLIS = 50;
 
+    /** How often a running execution logs where it stands; tests of the package shorten it. */
+    static volatile Duration progressInterval = Duration.ofSeconds(10);
+
     private final EventBus bus;
     private final SourceDefinition<T> definition;
     private final @Nullable Duration timeout;
@@ -54,6 +57,13 @@ final class Execution<T> {
         String id = opened.executionId();
         bus.acquireRunner();
         boolean completed = false;
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "localqueue-bus-execution-progress-" + id);
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = progressInterval.toMillis();
+        progress.scheduleWithFixedDelay(() -> logProgress(id), every, every, TimeUnit.MILLISECONDS);
         try {
             if (opened.sourceCompletedAt() == null) {
                 ingestSource(id);
@@ -64,6 +74,7 @@ final class Execution<T> {
             completed = true;
             return result;
         } finally {
+            progress.shutdownNow();
             bus.releaseRunner(completed);
         }
     }
@@ -137,6 +148,20 @@ final class Execution<T> {
                 log.warn("Releasing the source lease of execution {} failed; it frees itself when it expires", id,
                         failure);
             }
+        }
+    }
+
+    /** Logs where the execution stands: one line per interval, never one per item. */
+    private void logProgress(String id) {
+        try {
+            StoredExecution now = bus.writeExecution("read an execution", writes -> writes.settleExecution(id,
+                    bus.now()));
+            log.info("Execution {} of '{}': {} items committed{}, deliveries {} acknowledged, {} failed, {} ready, "
+                    + "{} in progress", id, definition.name(), now.itemsCommitted(),
+                    now.sourceCompletedAt() == null ? "" : " (source done)", now.acknowledged(), now.failed(),
+                    now.ready(), now.processing());
+        } catch (RuntimeException failure) {
+            log.debug("Reading the progress of execution {} failed", id, failure);
         }
     }
 

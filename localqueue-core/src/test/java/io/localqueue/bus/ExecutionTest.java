@@ -128,6 +128,40 @@ class ExecutionTest extends BusTestBase {
     }
 
     @Test
+    void aRunningExecutionLogsWhereItStandsAtAnInterval() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                EventBus.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        Duration interval = Execution.progressInterval;
+        Execution.progressInterval = Duration.ofMillis(50);
+        try {
+            EventBus bus = bus();
+            CountDownLatch logged = new CountDownLatch(1);
+            bus.subscription("requests").handler(UserRequested.class, (event, context) -> {
+                if (event.number() == 3) {
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> appender.list
+                            .stream().anyMatch(line -> line.getFormattedMessage().contains("items committed")));
+                    logged.countDown();
+                }
+                return null;
+            });
+
+            ExecutionResult result = bus.execute(users(bus, 5));
+
+            assertThat(logged.getCount()).isZero();
+            assertThat(result.succeeded()).isTrue();
+            assertThat(appender.list).anySatisfy(line -> assertThat(line.getFormattedMessage())
+                    .contains("items committed").contains("acknowledged"));
+        } finally {
+            Execution.progressInterval = interval;
+            logger.detachAppender(appender);
+        }
+    }
+
+    @Test
     void withoutHandlersHereAnExecutionWaitsForAnotherConsumerOfTheFile() {
         EventBus producer = bus();
         EventBus consumer = bus();
