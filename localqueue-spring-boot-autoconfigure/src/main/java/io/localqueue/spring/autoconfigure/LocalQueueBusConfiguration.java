@@ -8,6 +8,7 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.bus.BusTopology;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.bus.EventBusLifecycle;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
@@ -58,7 +59,8 @@ class LocalQueueBusConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
-                                                  ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers) {
+                                                  ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers,
+                                                  ObjectProvider<QueueSettings> queues) {
         LocalQueueProperties.Bus settings = properties.getBus();
         apply("localqueue.bus.shutdown-timeout", settings.getShutdownTimeout(), () -> {
             if (settings.getShutdownTimeout().isNegative()) {
@@ -66,6 +68,6 @@ class LocalQueueBusConfiguration {
             }
             return null;
         });
-        return new EventBusLifecycle(bus, settings, handlers.getIfUnique());
+        return new EventBusLifecycle(bus, settings, handlers.getIfUnique(), queues.getIfUnique());
     }
 }

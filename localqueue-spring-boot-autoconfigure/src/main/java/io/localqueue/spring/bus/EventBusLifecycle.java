@@ -4,10 +4,13 @@ import io.localqueue.bus.EventBus;
 import io.localqueue.bus.Subscription;
 import io.localqueue.bus.SubscriptionConfig;
 import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.SmartLifecycle;
 
@@ -22,9 +25,12 @@ import org.springframework.context.SmartLifecycle;
  */
 public class EventBusLifecycle implements SmartLifecycle {
 
+    private static final Logger log = LoggerFactory.getLogger(EventBusLifecycle.class);
+
     private final EventBus bus;
     private final LocalQueueProperties.Bus properties;
     private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
+    private final @Nullable QueueSettings settings;
     private volatile boolean running;
 
     /**
@@ -33,12 +39,16 @@ public class EventBusLifecycle implements SmartLifecycle {
      * @param bus the bus
      * @param properties {@code localqueue.bus.*}
      * @param handlers the collected {@code @EventHandler} methods, or null for none
+     * @param settings the queues' settings, whose retry policy (delivery budget and {@code localqueue.delivery.backoff})
+     *                 each subscription without one of its own gets, or null to leave them without
      */
     public EventBusLifecycle(EventBus bus, LocalQueueProperties.Bus properties,
-                             @Nullable EventHandlerAnnotationBeanPostProcessor handlers) {
+                             @Nullable EventHandlerAnnotationBeanPostProcessor handlers,
+                             @Nullable QueueSettings settings) {
         this.bus = bus;
         this.properties = properties;
         this.handlers = handlers;
+        this.settings = settings;
     }
 
     @Override
@@ -47,6 +57,7 @@ public class EventBusLifecycle implements SmartLifecycle {
             handlers.handOver(this::register);
         }
         applySubscriptionSettings();
+        applyRetries();
         bus.start();
         running = true;
     }
@@ -54,7 +65,11 @@ public class EventBusLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         Duration timeout = properties.getShutdownTimeout();
-        bus.stop(timeout);
+        log.info("Stopping event bus '{}': waiting up to {} for running handlers", bus.name(), timeout);
+        if (!bus.stop(timeout)) {
+            log.warn("Event bus '{}' interrupted handlers still running after {}; their deliveries are ready again",
+                    bus.name(), timeout);
+        }
         running = false;
     }
 
@@ -71,6 +86,23 @@ public class EventBusLifecycle implements SmartLifecycle {
     @Override
     public int getPhase() {
         return QueueListenerEndpointRegistry.PHASE;
+    }
+
+    /**
+     * Gives every subscription without a retry policy the one its queue would have as a queue: the delivery budget
+     * and the backoff of {@code localqueue.delivery.*} (or of {@code localqueue.queues.<its queue>.delivery.*}).
+     */
+    private void applyRetries() {
+        QueueSettings queues = settings;
+        if (queues == null) {
+            return;
+        }
+        for (String name : bus.topology().subscriptionNames()) {
+            SubscriptionConfig config = bus.subscription(name).config();
+            if (config.retry() == null) {
+                config.retry(queues.retryFor(EventBus.QUEUE_PREFIX + bus.name() + ":" + name));
+            }
+        }
     }
 
     /** Registers one {@code @EventHandler} method on the bus with its attributes. */

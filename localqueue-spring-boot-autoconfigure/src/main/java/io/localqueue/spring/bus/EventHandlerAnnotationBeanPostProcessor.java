@@ -17,6 +17,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -76,8 +77,10 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
         }
         String subscription = StringUtils.hasText(annotation.subscription())
                 ? values.resolve(annotation.subscription()).trim() : null;
-        EventHandlerEndpoint endpoint = new EventHandlerEndpoint(where, bean,
-                AopUtils.selectInvocableMethod(method, bean.getClass()), eventType, event, context, subscription,
+        Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+        ReflectionUtils.makeAccessible(invocable);
+        EventHandlerEndpoint endpoint = new EventHandlerEndpoint(where, bean, invocable, eventType, event, context,
+                subscription,
                 values.positive("concurrency", annotation.concurrency(), where),
                 values.duration("handlerTimeout", annotation.handlerTimeout(), where),
                 List.of(annotation.permanentErrors()));

@@ -112,6 +112,32 @@ class EventHandlerTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void aPackagePrivateHandlerInTheApplicationsOwnPackageRuns() {
+        onTempDir().withUserConfiguration(io.localqueue.spring.bus.elsewhere.ElsewhereHandlers.class).run(context -> {
+            context.getBean(EventBus.class).dispatch(new io.localqueue.spring.bus.elsewhere.ElsewhereHandlers
+                    .OrderPlaced("o-1"));
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> io.localqueue.spring.bus.elsewhere.ElsewhereHandlers.HANDLED.contains("o-1"));
+            assertThat(context.getBean(EventBus.class).subscription("order.placed").listFailed()).isEmpty();
+        });
+    }
+
+    @Test
+    void subscriptionsRetryWithTheDeliveryBackoffUnlessTheyHaveAPolicy() {
+        onTempDir().withUserConfiguration(HandlerConfiguration.class).withPropertyValues(
+                "welcome.subscription=welcomer", "localqueue.delivery.backoff.initial-delay=200ms",
+                "localqueue.delivery.backoff.jitter=false", "localqueue.delivery.max-retries=2").run(context -> {
+                    io.localqueue.RetryPolicy retry = context.getBean(EventBus.class).subscription("user.created")
+                            .config().retry();
+                    assertThat(retry).isNotNull();
+                    assertThat(retry.maxAttempts()).isEqualTo(3);
+                    assertThat(retry.delayAfter(1)).isEqualTo(Duration.ofMillis(200));
+                    assertThat(retry.delayAfter(2)).isEqualTo(Duration.ofMillis(400));
+                });
+    }
+
+    @Test
     void aMethodTheAnnotationCannotRunFailsTheStartNamingIt() {
         onTempDir().withBean(TwoEvents.class).run(context -> assertThat(context).getFailure()
                 .rootCause().hasMessageContaining("@EventHandler method")
