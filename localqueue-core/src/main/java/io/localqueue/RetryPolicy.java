@@ -16,9 +16,14 @@ import java.util.function.DoubleSupplier;
  */
 public final class RetryPolicy {
 
-    private static final Duration DEFAULT_INITIAL_DELAY = Duration.ofMillis(500);
-    private static final double DEFAULT_MULTIPLIER = 2.0;
-    private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(60);
+    /** The first wait of {@link #exponential(int)}. */
+    public static final Duration DEFAULT_INITIAL_DELAY = Duration.ofMillis(500);
+
+    /** How much each wait of {@link #exponential(int)} grows. */
+    public static final double DEFAULT_MULTIPLIER = 2.0;
+
+    /** The longest wait of {@link #exponential(int)}. */
+    public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(60);
 
     private final int maxAttempts;
     private final long initialMillis;

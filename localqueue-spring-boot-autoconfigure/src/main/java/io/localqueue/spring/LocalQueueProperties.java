@@ -859,6 +859,15 @@ public class LocalQueueProperties {
          */
         private @Nullable Duration handlerTimeout;
 
+        /**
+         * The subscription's retry policy; unset, it retries as its queue would (delivery budget and backoff).
+         */
+        private final RetrySettings retry = new RetrySettings();
+
+        public RetrySettings getRetry() {
+            return retry;
+        }
+
         public @Nullable Integer getConcurrency() {
             return concurrency;
         }
@@ -874,5 +883,126 @@ public class LocalQueueProperties {
         public void setHandlerTimeout(@Nullable Duration handlerTimeout) {
             this.handlerTimeout = handlerTimeout;
         }
+    }
+
+    /**
+     * A subscription's retry policy: fixed or exponential, with the deliveries it allows in all.
+     *
+     * @since 0.1.0
+     */
+    public static class RetrySettings {
+
+        /**
+         * The policy's kind: exponential (with full jitter by default) or fixed.
+         */
+        private @Nullable RetryKind type;
+
+        /**
+         * Deliveries in all, the first included; defaults to localqueue.delivery.max-retries + 1.
+         */
+        private @Nullable Integer maxAttempts;
+
+        /**
+         * The wait before each retry of a fixed policy.
+         */
+        private @Nullable Duration delay;
+
+        /**
+         * The wait after the first delivery of an exponential policy.
+         */
+        private @Nullable Duration initialDelay;
+
+        /**
+         * How much each wait of an exponential policy grows; greater than 1.
+         */
+        private @Nullable Double multiplier;
+
+        /**
+         * The longest wait of an exponential policy.
+         */
+        private @Nullable Duration maxDelay;
+
+        /**
+         * Whether an exponential policy draws each wait uniformly between zero and its value.
+         */
+        private @Nullable Boolean jitter;
+
+        public @Nullable RetryKind getType() {
+            return type;
+        }
+
+        public void setType(@Nullable RetryKind type) {
+            this.type = type;
+        }
+
+        public @Nullable Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(@Nullable Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public @Nullable Duration getDelay() {
+            return delay;
+        }
+
+        public void setDelay(@Nullable Duration delay) {
+            this.delay = delay;
+        }
+
+        public @Nullable Duration getInitialDelay() {
+            return initialDelay;
+        }
+
+        public void setInitialDelay(@Nullable Duration initialDelay) {
+            this.initialDelay = initialDelay;
+        }
+
+        public @Nullable Double getMultiplier() {
+            return multiplier;
+        }
+
+        public void setMultiplier(@Nullable Double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public @Nullable Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(@Nullable Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+
+        public @Nullable Boolean getJitter() {
+            return jitter;
+        }
+
+        public void setJitter(@Nullable Boolean jitter) {
+            this.jitter = jitter;
+        }
+
+        /**
+         * Tells whether any of the settings is given.
+         *
+         * @return true when the subscription has a policy of its own
+         */
+        public boolean isSet() {
+            return type != null || maxAttempts != null || delay != null || initialDelay != null || multiplier != null
+                    || maxDelay != null || jitter != null;
+        }
+    }
+
+    /**
+     * The kinds of retry policy.
+     *
+     * @since 0.1.0
+     */
+    public enum RetryKind {
+        /** The same wait before every retry. */
+        FIXED,
+        /** Waits that grow by a multiplier up to a cap, with full jitter by default. */
+        EXPONENTIAL
     }
 }

@@ -50,7 +50,14 @@ class ConfigurationReferenceTest {
                 "localqueue.queues.<name>.delivery.backoff.max-delay",
                 "localqueue.queues.<name>.delivery.backoff.jitter", "localqueue.bus.topology.<subscription>",
                 "localqueue.bus.subscriptions.<subscription>.concurrency",
-                "localqueue.bus.subscriptions.<subscription>.handler-timeout");
+                "localqueue.bus.subscriptions.<subscription>.handler-timeout",
+                "localqueue.bus.subscriptions.<subscription>.retry.type",
+                "localqueue.bus.subscriptions.<subscription>.retry.max-attempts",
+                "localqueue.bus.subscriptions.<subscription>.retry.delay",
+                "localqueue.bus.subscriptions.<subscription>.retry.initial-delay",
+                "localqueue.bus.subscriptions.<subscription>.retry.multiplier",
+                "localqueue.bus.subscriptions.<subscription>.retry.max-delay",
+                "localqueue.bus.subscriptions.<subscription>.retry.jitter");
 
         for (String name : documentedDefaults().keySet()) {
             assertThat(declared.containsKey(name) || perQueue.contains(name)).as("%s is a real property", name)

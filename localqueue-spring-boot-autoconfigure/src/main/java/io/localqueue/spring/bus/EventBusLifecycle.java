@@ -1,5 +1,7 @@
 package io.localqueue.spring.bus;
 
+import io.localqueue.DeliveryPolicy;
+import io.localqueue.RetryPolicy;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.Subscription;
 import io.localqueue.bus.SubscriptionConfig;
@@ -100,7 +102,7 @@ public class EventBusLifecycle implements SmartLifecycle {
         for (String name : bus.topology().subscriptionNames()) {
             SubscriptionConfig config = bus.subscription(name).config();
             if (config.retry() == null) {
-                config.retry(queues.retryFor(EventBus.QUEUE_PREFIX + bus.name() + ":" + name));
+                config.retry(queues.retryFor(queueOf(name)));
             }
         }
     }
@@ -150,7 +152,40 @@ public class EventBusLifecycle implements SmartLifecycle {
                 set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
                         settings.getHandlerTimeout()));
             }
+            LocalQueueProperties.RetrySettings retry = settings.getRetry();
+            if (retry.isSet()) {
+                set(prefix + ".retry", describe(retry), () -> config.retry(policy(entry.getKey(), retry)));
+            }
         }
+    }
+
+    /** The policy the retry settings describe, unset values taken from the core's defaults and the queue's budget. */
+    private RetryPolicy policy(String subscription, LocalQueueProperties.RetrySettings retry) {
+        int maxAttempts = retry.getMaxAttempts() != null ? retry.getMaxAttempts()
+                : settings != null ? settings.deliveryFor(queueOf(subscription)).maxAttempts()
+                : DeliveryPolicy.defaults().maxAttempts();
+        if (retry.getType() == LocalQueueProperties.RetryKind.FIXED) {
+            return RetryPolicy.fixed(maxAttempts, retry.getDelay() == null ? Duration.ZERO : retry.getDelay());
+        }
+        if (retry.getDelay() != null) {
+            throw new IllegalArgumentException("delay applies to a fixed policy; give type=fixed, or initial-delay "
+                    + "for an exponential one");
+        }
+        return RetryPolicy.exponential(maxAttempts,
+                retry.getInitialDelay() != null ? retry.getInitialDelay() : RetryPolicy.DEFAULT_INITIAL_DELAY,
+                retry.getMultiplier() != null ? retry.getMultiplier() : RetryPolicy.DEFAULT_MULTIPLIER,
+                retry.getMaxDelay() != null ? retry.getMaxDelay() : RetryPolicy.DEFAULT_MAX_DELAY,
+                retry.getJitter() == null || retry.getJitter());
+    }
+
+    private String queueOf(String subscription) {
+        return EventBus.QUEUE_PREFIX + bus.name() + ":" + subscription;
+    }
+
+    private static String describe(LocalQueueProperties.RetrySettings retry) {
+        return "type=" + retry.getType() + ", max-attempts=" + retry.getMaxAttempts() + ", delay=" + retry.getDelay()
+                + ", initial-delay=" + retry.getInitialDelay() + ", multiplier=" + retry.getMultiplier()
+                + ", max-delay=" + retry.getMaxDelay() + ", jitter=" + retry.getJitter();
     }
 
     private static void set(String property, Object value, Runnable setter) {

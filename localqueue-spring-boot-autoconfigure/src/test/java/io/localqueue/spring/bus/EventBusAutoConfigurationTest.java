@@ -85,6 +85,32 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void aSubscriptionsRetryPolicyComesFromItsProperties() {
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.topology.audit=*", "localqueue.bus.subscriptions[user.created].retry.type=fixed",
+                "localqueue.bus.subscriptions[user.created].retry.max-attempts=5",
+                "localqueue.bus.subscriptions[user.created].retry.delay=2s",
+                "localqueue.bus.subscriptions.audit.retry.initial-delay=100ms",
+                "localqueue.bus.subscriptions.audit.retry.multiplier=3",
+                "localqueue.bus.subscriptions.audit.retry.jitter=false").run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    assertThat(bus.subscription("user.created").config().retry())
+                            .isEqualTo(io.localqueue.RetryPolicy.fixed(5, Duration.ofSeconds(2)));
+                    io.localqueue.RetryPolicy audit = bus.subscription("audit").config().retry();
+                    assertThat(audit.maxAttempts()).as("the delivery budget").isEqualTo(4);
+                    assertThat(audit.delayAfter(2)).isEqualTo(Duration.ofMillis(300));
+                });
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.subscriptions[user.created].retry.multiplier=1").run(context ->
+                        assertThat(context).getFailure().rootCause()
+                                .hasMessageContaining("localqueue.bus.subscriptions.user.created.retry")
+                                .hasMessageContaining("multiplier"));
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.subscriptions[user.created].retry.delay=1s").run(context ->
+                        assertThat(context).getFailure().rootCause().hasMessageContaining("type=fixed"));
+    }
+
+    @Test
     void autoStartupFalseLeavesTheBusToTheApplication() {
         onTempDir().withUserConfiguration(WelcomerConfiguration.class)
                 .withPropertyValues("localqueue.bus.auto-startup=false").run(context -> {
