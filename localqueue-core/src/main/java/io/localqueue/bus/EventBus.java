@@ -636,9 +636,6 @@ public final class EventBus implements AutoCloseable {
 
     /** Encodes and routes events with the topology of the moment, as children of {@code parent} when given. */
     Fanout.Plan plan(List<?> events, @Nullable EventMetadata parent) {
-        for (Object event : events) {
-            requireEvent(event);
-        }
         return fanout.plan(events, topology, parent, this::budgetOf, clock);
     }
 

@@ -4,6 +4,7 @@ import io.localqueue.LocalQueueException;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.ExecutionBatch;
 import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.StoredExecution;
 import java.time.Duration;
@@ -97,8 +98,9 @@ final class Execution<T> {
     /** Ingests the source while this call holds the source lease; waits while another holder makes progress. */
     private void ingestSource(String id) {
         boolean told = false;
-        while (!claim(id)) {
-            if (!bus.executionPending(id) || sourceDone(id)) {
+        SourceClaim claim;
+        while ((claim = claim(id)) != SourceClaim.TAKEN) {
+            if (claim == SourceClaim.SOURCE_DONE) {
                 return;
             }
             if (!told) {
@@ -165,7 +167,7 @@ final class Execution<T> {
         }
     }
 
-    private boolean claim(String id) {
+    private SourceClaim claim(String id) {
         long now = bus.now();
         return bus.writeExecution("claim an execution's source",
                 writes -> writes.claimSource(id, receipt, now, now + bus.executionLease().toMillis()));
@@ -173,18 +175,13 @@ final class Execution<T> {
 
     private void renew(String id) {
         try {
-            if (!claim(id)) {
+            if (claim(id) != SourceClaim.TAKEN) {
                 log.warn("Execution {} lost its source lease; its next batch will be refused", id);
             }
         } catch (RuntimeException failure) {
             log.warn("Renewing the source lease of execution {} failed; trying again at the next heartbeat", id,
                     failure);
         }
-    }
-
-    private boolean sourceDone(String id) {
-        return bus.writeExecution("read an execution", writes -> writes.settleExecution(id, bus.now()))
-                .sourceCompletedAt() != null;
     }
 
     private void awaitSettled(String id) {

@@ -395,29 +395,29 @@ public class LocalQueueProperties {
     }
 
     /**
-     * A queue's own waits between deliveries; unset values keep the defaults.
+     * A queue's (or a subscription's) own waits between deliveries; unset values keep the defaults.
      *
      * @since 0.1.0
      */
     public static class BackoffOverride {
 
         /**
-         * How long a failed job of this queue waits before its second delivery.
+         * How long a failed job or delivery waits before its second delivery.
          */
         private @Nullable Duration initialDelay;
 
         /**
-         * How much each further wait of this queue grows.
+         * How much each further wait grows; greater than 1.
          */
         private @Nullable Double multiplier;
 
         /**
-         * The longest wait between two deliveries of this queue's jobs.
+         * The longest wait between two deliveries.
          */
         private @Nullable Duration maxDelay;
 
         /**
-         * Whether this queue's waits are jittered.
+         * Whether the waits are jittered: each drawn uniformly between zero and its value.
          */
         private @Nullable Boolean jitter;
 
@@ -886,11 +886,12 @@ public class LocalQueueProperties {
     }
 
     /**
-     * A subscription's retry policy: fixed or exponential, with the deliveries it allows in all.
+     * A subscription's retry policy: fixed or exponential (whose waits are the backoff's), with the deliveries it
+     * allows in all.
      *
      * @since 0.1.0
      */
-    public static class RetrySettings {
+    public static class RetrySettings extends BackoffOverride {
 
         /**
          * The policy's kind: exponential (with full jitter by default) or fixed.
@@ -906,26 +907,6 @@ public class LocalQueueProperties {
          * The wait before each retry of a fixed policy.
          */
         private @Nullable Duration delay;
-
-        /**
-         * The wait after the first delivery of an exponential policy.
-         */
-        private @Nullable Duration initialDelay;
-
-        /**
-         * How much each wait of an exponential policy grows; greater than 1.
-         */
-        private @Nullable Double multiplier;
-
-        /**
-         * The longest wait of an exponential policy.
-         */
-        private @Nullable Duration maxDelay;
-
-        /**
-         * Whether an exponential policy draws each wait uniformly between zero and its value.
-         */
-        private @Nullable Boolean jitter;
 
         public @Nullable RetryKind getType() {
             return type;
@@ -951,46 +932,14 @@ public class LocalQueueProperties {
             this.delay = delay;
         }
 
-        public @Nullable Duration getInitialDelay() {
-            return initialDelay;
-        }
-
-        public void setInitialDelay(@Nullable Duration initialDelay) {
-            this.initialDelay = initialDelay;
-        }
-
-        public @Nullable Double getMultiplier() {
-            return multiplier;
-        }
-
-        public void setMultiplier(@Nullable Double multiplier) {
-            this.multiplier = multiplier;
-        }
-
-        public @Nullable Duration getMaxDelay() {
-            return maxDelay;
-        }
-
-        public void setMaxDelay(@Nullable Duration maxDelay) {
-            this.maxDelay = maxDelay;
-        }
-
-        public @Nullable Boolean getJitter() {
-            return jitter;
-        }
-
-        public void setJitter(@Nullable Boolean jitter) {
-            this.jitter = jitter;
-        }
-
         /**
          * Tells whether any of the settings is given.
          *
          * @return true when the subscription has a policy of its own
          */
         public boolean isSet() {
-            return type != null || maxAttempts != null || delay != null || initialDelay != null || multiplier != null
-                    || maxDelay != null || jitter != null;
+            return type != null || maxAttempts != null || delay != null || getInitialDelay() != null
+                    || getMultiplier() != null || getMaxDelay() != null || getJitter() != null;
         }
     }
 

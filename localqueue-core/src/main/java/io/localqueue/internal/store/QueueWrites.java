@@ -172,9 +172,9 @@ public interface QueueWrites {
      * @param receipt the taker's receipt
      * @param now the time
      * @param leaseUntil when the lease ends
-     * @return true when taken
+     * @return taken, held by another, or not needed since the source is done
      */
-    boolean claimSource(String executionId, String receipt, long now, long leaseUntil);
+    SourceClaim claimSource(String executionId, String receipt, long now, long leaseUntil);
 
     /**
      * Tells whether a receipt still holds an execution's live source lease.

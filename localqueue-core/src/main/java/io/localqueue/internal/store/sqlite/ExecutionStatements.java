@@ -2,6 +2,7 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredExecution;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -48,6 +49,9 @@ final class ExecutionStatements {
             UPDATE event_bus_execution_runtime SET source_receipt = ?2, source_lease_until = ?4
              WHERE execution_id = ?1 AND source_completed_at IS NULL
                AND (source_lease_until IS NULL OR source_lease_until <= ?3 OR source_receipt = ?2)""";
+
+    private static final String SOURCE_DONE =
+            "SELECT source_completed_at IS NOT NULL FROM event_bus_execution_runtime WHERE execution_id = ?";
 
     private static final String HOLDS_SOURCE = """
             SELECT EXISTS (SELECT 1 FROM event_bus_execution_runtime
@@ -148,14 +152,19 @@ final class ExecutionStatements {
         return execution;
     }
 
-    static boolean claimSource(Session session, String id, String receipt, long now, long leaseUntil)
+    static SourceClaim claimSource(Session session, String id, String receipt, long now, long leaseUntil)
             throws SQLException {
-        return session.update(CLAIM_SOURCE, statement -> {
+        int changed = session.update(CLAIM_SOURCE, statement -> {
             statement.setString(1, id);
             statement.setString(2, receipt);
             statement.setLong(3, now);
             statement.setLong(4, leaseUntil);
-        }) == 1;
+        });
+        if (changed == 1) {
+            return SourceClaim.TAKEN;
+        }
+        Long done = session.queryLong(SOURCE_DONE, statement -> statement.setString(1, id));
+        return done != null && done == 1 ? SourceClaim.SOURCE_DONE : SourceClaim.HELD;
     }
 
     static boolean holdsSource(Session session, String id, String receipt, long now) throws SQLException {

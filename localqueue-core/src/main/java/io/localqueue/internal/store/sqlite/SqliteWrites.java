@@ -15,6 +15,7 @@ import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.StoredExecution;
 import java.nio.file.Path;
@@ -122,7 +123,7 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public boolean claimSource(String executionId, String receipt, long now, long leaseUntil) {
+    public SourceClaim claimSource(String executionId, String receipt, long now, long leaseUntil) {
         return run(writer -> ExecutionStatements.claimSource(writer, executionId, receipt, now, leaseUntil));
     }
 
