@@ -20,6 +20,17 @@ public interface Serializer<T> {
     int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
     /**
+     * Returns the serializer that stores byte arrays as they are and reads them back as stored (the array itself,
+     * not a copy), for payloads the application encodes itself; its identity is {@value BytesSerializer#IDENTITY}.
+     *
+     * @return the shared instance
+     * @since 0.1.0
+     */
+    static Serializer<byte[]> bytes() {
+        return BytesSerializer.INSTANCE;
+    }
+
+    /**
      * Encodes a payload; throwing refuses it and nothing is written.
      *
      * @param value the payload, never null

@@ -273,6 +273,11 @@ class DiagnosticsTest extends QueueTestBase {
 
         assertThat(custom.diagnostics().serializerIdentity()).isEqualTo("billing.PlainTextSerializer");
         assertThat(raw.diagnostics().serializerIdentity()).isEqualTo(RawBytesSerializer.class.getName());
+        SimpleQueue<byte[]> bytes = open(SimpleQueue.builder(dir, Serializer.bytes()).name("bytes"));
+        byte[] stored = {0, (byte) 0xff, 42};
+        bytes.put(stored);
+        assertThat(bytes.getNowait().data()).containsExactly(0, (byte) 0xff, 42);
+        assertThat(bytes.diagnostics().serializerIdentity()).isEqualTo("localqueue.BytesSerializer");
     }
 
     // ---- file facts ----------------------------------------------------------------------------------------------

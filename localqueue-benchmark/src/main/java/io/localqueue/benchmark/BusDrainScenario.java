@@ -1,6 +1,7 @@
 package io.localqueue.benchmark;
 
 import io.localqueue.DurabilityMode;
+import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.bus.EventBus;
@@ -100,8 +101,8 @@ public final class BusDrainScenario extends PerModeScenario {
      * and settlements beyond the size of its rows.
      */
     private long drainSameSize(Path directory, DurabilityMode mode, int rows) throws Exception {
-        try (SimpleQueue<byte[]> queue = SimpleQueue.builder(directory, new RawBytes()).name(name()).delivery(
-                RunContext.DELIVERY).durability(mode).build()) {
+        try (SimpleQueue<byte[]> queue = SimpleQueue.builder(directory, Serializer.bytes()).name(name())
+                .delivery(RunContext.DELIVERY).durability(mode).build()) {
             for (int done = 0; done < rows; done += 1_000) {
                 List<io.localqueue.EnqueueItem<byte[]>> items = new java.util.ArrayList<>(1_000);
                 for (int i = 0; i < Math.min(1_000, rows - done); i++) {
@@ -145,19 +146,6 @@ public final class BusDrainScenario extends PerModeScenario {
                 + "\"event_created_at\": \"2026-12-01T10:15:30.123456+00:00\", \"payload\": {\"seq\": " + seq
                 + ", \"sentNanos\": 0, \"pad\": \"" + message.pad() + "\"}}")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** Stores bytes as they are. */
-    private static final class RawBytes implements io.localqueue.Serializer<byte[]> {
-        @Override
-        public byte[] serialize(byte[] value) {
-            return value;
-        }
-
-        @Override
-        public byte[] deserialize(byte[] bytes) {
-            return bytes;
-        }
     }
 
     @Override

@@ -22,9 +22,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -75,17 +75,19 @@ public final class EventBus implements AutoCloseable {
     private final int concurrency;
     private final Clock clock;
     private final Duration executionLease;
+    private final DeliveryObserver observer;
     private final EventRegistry registry = new EventRegistry();
     private final EventCodec codec;
     private final Fanout fanout;
     private final Runnable ensureOpen = this::ensureOpen;
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, QueueEngine> engines = new ConcurrentHashMap<>();
-    private final Map<String, SubscriptionConsumer> consumers = new LinkedHashMap<>();
+    /** This process's consumers by subscription; written under {@code lifecycle}, read by observers without it. */
+    private final Map<String, SubscriptionConsumer> consumers = new ConcurrentHashMap<>();
+    private final Set<Execution<?>> executions = ConcurrentHashMap.newKeySet();
     private final Object lifecycle = new Object();
     private volatile BusTopology topology;
     private volatile boolean started;
-    private volatile boolean consumed;
     private volatile boolean tablesReady;
     private volatile boolean closed;
     private boolean managedRunner;
@@ -100,6 +102,7 @@ public final class EventBus implements AutoCloseable {
         this.concurrency = builder.concurrency;
         this.clock = builder.clock;
         this.executionLease = builder.executionLease;
+        this.observer = builder.observer;
         this.topology = builder.topology;
         this.codec = new EventCodec(builder.mapper, registry);
         this.fanout = new Fanout(name, codec);
@@ -166,6 +169,18 @@ public final class EventBus implements AutoCloseable {
      */
     public BusTopology topology() {
         return topology;
+    }
+
+    /**
+     * Returns the stored {@code event_type} of an event class: its {@link BusEvent#name()}, or its simple name when
+     * it declares none; the subscription {@link #handler(Class, EventHandler)} derives from it has this name.
+     *
+     * @param type the event class
+     * @return the type name
+     * @throws IllegalArgumentException when it is not a valid event class
+     */
+    public static String typeNameOf(Class<?> type) {
+        return EventType.of(type).name();
     }
 
     /**
@@ -365,7 +380,9 @@ public final class EventBus implements AutoCloseable {
     }
 
     /**
-     * Registers a handler for a class on the subscription named after its event type, adding that route.
+     * Registers a handler for a class on the subscription named after its event type, adding that route. While the
+     * bus consumes, a handler added to a consuming subscription takes part at once, and a subscription that gains its
+     * first handler starts at the next {@link #start()}.
      *
      * @param type the event class
      * @param handler the handler
@@ -374,7 +391,7 @@ public final class EventBus implements AutoCloseable {
      * @throws IllegalArgumentException when the type name is not a valid subscription name (give one with
      *                                  {@link #handler(Class, String, EventHandler)}) or the subscription has a
      *                                  handler for it already
-     * @throws IllegalStateException once the bus consumes
+     * @throws QueueClosedException once the bus is closed
      */
     public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
         String typeName = EventType.of(type).name();
@@ -395,12 +412,12 @@ public final class EventBus implements AutoCloseable {
      * @param <E> the event type
      * @return the subscription
      * @throws IllegalArgumentException when the name is invalid or the subscription has a handler for the type
-     * @throws IllegalStateException once the bus consumes
+     * @throws QueueClosedException once the bus is closed
      */
     public <E> Subscription handler(Class<E> type, String subscription, EventHandler<? super E> handler) {
         Names.requireValid(subscription, "subscription");
         synchronized (lifecycle) {
-            requireNotStarted();
+            ensureOpen();
             String typeName = requireHandled(type, handler);
             Subscription target = subscriptionObject(subscription);
             if (target.hasExact(typeName)) {
@@ -423,7 +440,7 @@ public final class EventBus implements AutoCloseable {
      * @param handler the handler, which receives the event as its registered class
      * @return the subscription
      * @throws IllegalArgumentException when the subscription is not declared or does not route the type
-     * @throws IllegalStateException once the bus consumes
+     * @throws QueueClosedException once the bus is closed
      */
     public Subscription on(String pattern, String subscription, EventHandler<Object> handler) {
         if (pattern == null || pattern.isBlank()) {
@@ -433,7 +450,7 @@ public final class EventBus implements AutoCloseable {
             throw new IllegalArgumentException("handler must not be null");
         }
         synchronized (lifecycle) {
-            requireNotStarted();
+            ensureOpen();
             Subscription target = subscription(subscription);
             if (!pattern.equals(BusTopology.WILDCARD) && !topology.routes(subscription, pattern)) {
                 throw new IllegalArgumentException("subscription '" + subscription + "' does not route '" + pattern
@@ -476,7 +493,13 @@ public final class EventBus implements AutoCloseable {
             io.localqueue.internal.time.Durations.requirePositiveMillis(timeout, "timeout");
         }
         ensureOpen();
-        return new Execution<>(this, definition, timeout).run();
+        Execution<?> execution = new Execution<>(this, definition, timeout);
+        executions.add(execution);
+        try {
+            return execution.run();
+        } finally {
+            executions.remove(execution);
+        }
     }
 
     /**
@@ -516,24 +539,19 @@ public final class EventBus implements AutoCloseable {
 
     /**
      * Starts consuming every subscription that has a handler in this process, each on its own threads; its
-     * settings freeze.
-     *
-     * @throws IllegalStateException when already started
+     * settings freeze. Called while the bus consumes, it starts only the subscriptions that gained their first
+     * handler since (a handler added to a consuming subscription takes part at once).
      */
     public void start() {
         synchronized (lifecycle) {
             ensureOpen();
-            if (started) {
-                throw new IllegalStateException("bus '" + name + "' consumes already");
-            }
             started = true;
-            consumed = true;
             if (subscriptions.values().stream().anyMatch(Subscription::hasHandlers)) {
                 ensureTables();
             }
             for (String subscriptionName : topology.subscriptionNames()) {
                 Subscription subscription = subscriptions.get(subscriptionName);
-                if (subscription != null && subscription.hasHandlers()) {
+                if (subscription != null && subscription.hasHandlers() && !consumers.containsKey(subscriptionName)) {
                     subscription.config().freeze();
                     RetryPolicy retry = subscription.config().retry();
                     QueueEngine claims = new QueueEngine(database, fanout.queueOf(subscriptionName), delivery,
@@ -556,7 +574,12 @@ public final class EventBus implements AutoCloseable {
     public void run(Duration idleTimeout) {
         long idleNanos = io.localqueue.internal.time.Durations.requirePositiveMillis(idleTimeout, "idleTimeout")
                 * 1_000_000L;
-        start();
+        synchronized (lifecycle) {
+            if (started) {
+                throw new IllegalStateException("bus '" + name + "' consumes already; run(…) starts and stops it");
+            }
+            start();
+        }
         try {
             while (!closed && !consumers.values().stream().allMatch(consumer -> consumer.idleFor(idleNanos))) {
                 Thread.sleep(10);
@@ -598,6 +621,32 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells whether the bus consumes in this process: started, and not stopped or closed since.
+     *
+     * @return true while consuming
+     */
+    public boolean isRunning() {
+        return started && !closed;
+    }
+
+    /**
+     * Reads where each execution that a call in this process runs right now stands, counted as it is read; an
+     * execution is listed from the moment it is open until its call returns.
+     *
+     * @return the running executions, in no particular order; empty when none runs
+     */
+    public List<ExecutionResult> runningExecutions() {
+        List<ExecutionResult> running = new ArrayList<>();
+        for (Execution<?> execution : executions) {
+            ExecutionResult progress = execution.progress();
+            if (progress != null) {
+                running.add(progress);
+            }
+        }
+        return running;
+    }
+
     @Override
     public void close() {
         synchronized (lifecycle) {
@@ -620,6 +669,15 @@ public final class EventBus implements AutoCloseable {
 
     EventCodec codec() {
         return codec;
+    }
+
+    DeliveryObserver observer() {
+        return observer;
+    }
+
+    /** Returns this process's consumer of a subscription, or null when it does not consume here. */
+    @Nullable SubscriptionConsumer consumerOf(String subscription) {
+        return consumers.get(subscription);
     }
 
     Fanout fanout() {
@@ -671,7 +729,7 @@ public final class EventBus implements AutoCloseable {
     /** Adds a handler for a class the subscription's routes match already, leaving routing as it is. */
     void addRoutedHandler(Subscription target, Class<?> type, EventHandler<?> handler) {
         synchronized (lifecycle) {
-            requireNotStarted();
+            ensureOpen();
             String typeName = requireHandled(type, handler);
             if (!topology.routes(target.name(), typeName)) {
                 throw new IllegalArgumentException("subscription '" + target.name() + "' does not route '" + typeName
@@ -803,14 +861,6 @@ public final class EventBus implements AutoCloseable {
         return event;
     }
 
-    private void requireNotStarted() {
-        ensureOpen();
-        if (consumed) {
-            throw new IllegalStateException("bus '" + name + "' has consumed already; register handlers before "
-                    + "start()");
-        }
-    }
-
     private void ensureOpen() {
         if (closed) {
             throw new QueueClosedException("event bus '" + name + "' is closed");
@@ -838,6 +888,7 @@ public final class EventBus implements AutoCloseable {
         private JsonMapper mapper = JsonSerializer.defaultMapper();
         private Clock clock = Clock.systemUTC();
         private Duration executionLease = DEFAULT_EXECUTION_LEASE;
+        private DeliveryObserver observer = DeliveryObserver.NONE;
 
         private Builder(Path directory) {
             this.directory = directory;
@@ -964,6 +1015,21 @@ public final class EventBus implements AutoCloseable {
         public Builder executionLease(Duration lease) {
             io.localqueue.internal.time.Durations.requirePositiveMillis(lease, "executionLease");
             this.executionLease = lease;
+            return this;
+        }
+
+        /**
+         * Sets who is told of every delivery this process's consumers finish, for metrics.
+         *
+         * @param observer the observer
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public Builder observer(DeliveryObserver observer) {
+            if (observer == null) {
+                throw new IllegalArgumentException("observer must not be null");
+            }
+            this.observer = observer;
             return this;
         }
 

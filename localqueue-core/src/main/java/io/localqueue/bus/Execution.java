@@ -37,6 +37,9 @@ final class Execution<T> {
     private final @Nullable Duration timeout;
     private final long deadlineNanos;
     private final String receipt = UUID.randomUUID().toString();
+    /** The execution's id and whether it was resumed, once it is open. */
+    private volatile @Nullable String openedId;
+    private volatile boolean resumedCall;
 
     Execution(EventBus bus, SourceDefinition<T> definition, @Nullable Duration timeout) {
         this.bus = bus;
@@ -56,6 +59,8 @@ final class Execution<T> {
         StoredExecution opened = bus.writeExecution("open an execution", writes -> open(writes, fingerprint, newId));
         boolean resumed = !opened.executionId().equals(newId);
         String id = opened.executionId();
+        resumedCall = resumed;
+        openedId = id;
         bus.acquireRunner();
         boolean completed = false;
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -153,15 +158,24 @@ final class Execution<T> {
         }
     }
 
+    /** Reads where the execution stands now; null until it is open. */
+    @Nullable ExecutionResult progress() {
+        String id = openedId;
+        if (id == null) {
+            return null;
+        }
+        return result(bus.writeExecution("read an execution", writes -> writes.settleExecution(id, bus.now())),
+                resumedCall);
+    }
+
     /** Logs where the execution stands: one line per interval, never one per item. */
     private void logProgress(String id) {
         try {
-            StoredExecution now = bus.writeExecution("read an execution", writes -> writes.settleExecution(id,
-                    bus.now()));
+            ExecutionResult now = java.util.Objects.requireNonNull(progress());
             log.info("Execution {} of '{}': {} items committed{}, deliveries {} acknowledged, {} failed, {} ready, "
                     + "{} in progress", id, definition.name(), now.itemsCommitted(),
-                    now.sourceCompletedAt() == null ? "" : " (source done)", now.acknowledged(), now.failed(),
-                    now.ready(), now.processing());
+                    now.sourceCompleted() ? " (source done)" : "", now.deliveriesAcknowledged(),
+                    now.deliveriesFailed(), now.deliveriesReady(), now.deliveriesProcessing());
         } catch (RuntimeException failure) {
             log.debug("Reading the progress of execution {} failed", id, failure);
         }

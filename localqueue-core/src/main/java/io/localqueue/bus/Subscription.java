@@ -2,8 +2,13 @@ package io.localqueue.bus;
 
 import io.localqueue.FailureReason;
 import io.localqueue.JobNotFoundException;
+import io.localqueue.JsonSerializer;
+import io.localqueue.QueueClosedException;
+import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.time.Durations;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +24,12 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public final class Subscription {
+
+    /**
+     * The payload format the diagnostics of a subscription's queue name: the JSON serializer's, as a Python bus
+     * reports its envelopes.
+     */
+    public static final String SERIALIZER_IDENTITY = JsonSerializer.IDENTITY;
 
     private final EventBus bus;
     private final String name;
@@ -43,6 +54,16 @@ public final class Subscription {
     }
 
     /**
+     * Returns the name of the subscription's queue in the file, {@code __bus__:<bus>:<subscription>}, as Python's
+     * bus names it too.
+     *
+     * @return the queue's name
+     */
+    public String queueName() {
+        return bus.fanout().queueOf(name);
+    }
+
+    /**
      * Returns this process's settings of the subscription, frozen once it consumes.
      *
      * @return the settings
@@ -60,7 +81,7 @@ public final class Subscription {
      * @param <E> the event type
      * @return this subscription
      * @throws IllegalArgumentException when the routes do not match the type, or it has a handler here already
-     * @throws IllegalStateException once the subscription consumes
+     * @throws QueueClosedException once the bus is closed
      */
     public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
         bus.addRoutedHandler(this, type, handler);
@@ -75,6 +96,60 @@ public final class Subscription {
      */
     public QueueStats stats() {
         return bus.engineOf(this).stats();
+    }
+
+    /**
+     * Returns the counts of the subscription's last snapshot, shared with every reader of its queue in this JVM, as
+     * {@link io.localqueue.SimpleQueue#stats(Duration)} does; a snapshot older than {@code maxAge} starts a recount in
+     * the background, so a frequent reader never waits for one.
+     *
+     * @param maxAge how old the snapshot may be before a recount starts; at least one millisecond
+     * @return the counts
+     * @throws IllegalArgumentException when {@code maxAge} is under one millisecond
+     */
+    public QueueStats stats(Duration maxAge) {
+        return bus.engineOf(this).stats(Durations.requirePositiveMillis(maxAge, "maxAge"));
+    }
+
+    /**
+     * Takes the subscription queue's diagnostics now (one count of its deliveries), as
+     * {@link io.localqueue.SimpleQueue#diagnostics()} does; its serializer identity is {@value #SERIALIZER_IDENTITY}.
+     *
+     * @return the diagnostics
+     */
+    public QueueDiagnostics diagnostics() {
+        return bus.engineOf(this).diagnostics(SERIALIZER_IDENTITY);
+    }
+
+    /**
+     * Describes the subscription queue's last snapshot, recounted in the background once older than {@code maxAge},
+     * as {@link io.localqueue.SimpleQueue#diagnostics(Duration)} does.
+     *
+     * @param maxAge how old the snapshot may be before a recount starts; at least one millisecond
+     * @return the diagnostics, whose {@code observedAt} says when the snapshot was taken
+     * @throws IllegalArgumentException when {@code maxAge} is under one millisecond
+     */
+    public QueueDiagnostics diagnostics(Duration maxAge) {
+        return bus.engineOf(this).diagnostics(SERIALIZER_IDENTITY, Durations.requirePositiveMillis(maxAge, "maxAge"));
+    }
+
+    /**
+     * Tells whether this process consumes the subscription right now; other processes may consume it too.
+     *
+     * @return true while its consumer runs here
+     */
+    public boolean consuming() {
+        return bus.consumerOf(name) != null;
+    }
+
+    /**
+     * Counts the deliveries this process's handlers of the subscription hold right now.
+     *
+     * @return zero when it does not consume here
+     */
+    public int activeDeliveries() {
+        SubscriptionConsumer consumer = bus.consumerOf(name);
+        return consumer == null ? 0 : consumer.activeDeliveries();
     }
 
     /**

@@ -53,6 +53,8 @@ final class SubscriptionConsumer {
     private final Heartbeats heartbeats;
     private final ScheduledExecutorService timeouts;
     private final ExecutorService threads;
+    private final DeliveryObserver observer;
+    private final Runnable stopObservingExpiries;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong lastBusy = new AtomicLong(System.nanoTime());
     private volatile boolean running = true;
@@ -75,6 +77,9 @@ final class SubscriptionConsumer {
         this.heartbeats = new Heartbeats(bus.delivery().lease().dividedBy(3), daemon(prefix + "heartbeat"), log);
         this.timeouts = Executors.newSingleThreadScheduledExecutor(daemon(prefix + "timeout"));
         this.threads = Executors.newFixedThreadPool(concurrency, daemon(prefix + "handler"));
+        this.observer = bus.observer();
+        this.stopObservingExpiries = engine.leaseExpiries().listen(lease -> observer.leaseExpired(
+                subscription.name(), lease.id(), lease.attempts(), lease.deadLettered()));
     }
 
     void start() {
@@ -109,8 +114,14 @@ final class SubscriptionConsumer {
         engine.flushSettlements();
         heartbeats.shutdown();
         timeouts.shutdownNow();
+        stopObservingExpiries.run();
         engine.close();
         return drained;
+    }
+
+    /** Returns how many deliveries its handlers hold right now. */
+    int activeDeliveries() {
+        return active.get();
     }
 
     /** Tells whether nothing ran and nothing was due for at least {@code nanos}. */
@@ -146,13 +157,14 @@ final class SubscriptionConsumer {
         EventCodec.Decoded decoded = bus.codec().decode(row.payload());
         FailureReason unreadable = decoded.failure();
         if (unreadable != null) {
-            settle(row, Settlement.Kind.DEAD_LETTER, decoded.error(), unreadable, null, 0);
+            settle(row, new Ran(decoded.typeName(), Duration.ZERO, null), Settlement.Kind.DEAD_LETTER,
+                    decoded.error(), unreadable, null, 0);
             return;
         }
         String type = java.util.Objects.requireNonNull(decoded.typeName());
         EventHandler<Object> handler = subscription.handlerFor(type);
         if (handler == null) {
-            settle(row, Settlement.Kind.DEAD_LETTER, "no handler registered for '" + type + "' in '"
+            settle(row, new Ran(type, Duration.ZERO, null), Settlement.Kind.DEAD_LETTER, "no handler registered for '" + type + "' in '"
                     + subscription.name() + "' in this process", FailureReason.NO_HANDLER, null, 0);
             return;
         }
@@ -179,22 +191,25 @@ final class SubscriptionConsumer {
             Thread.interrupted();
         }
         boolean leaseLost = beat.stop();
-        feed.handled(Duration.ofNanos(System.nanoTime() - start));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        feed.handled(took);
+        Ran ran = new Ran(type, took, error);
         if (leaseLost) {
             log.warn("Lease of delivery {} in '{}' was lost while its handler ran; its result is discarded",
                     row.id(), queue);
+            observe(ran, JobOutcome.DISCARDED);
         } else if (error != null && abandoned) {
-            release(row);
+            release(row, ran);
         } else if (timedOut.fired()) {
-            settle(row, Settlement.Kind.RETRY, "handler timeout after " + seconds(timeout) + " seconds",
+            settle(row, ran, Settlement.Kind.RETRY, "handler timeout after " + seconds(timeout) + " seconds",
                     retry == null ? FailureReason.HANDLER_TIMEOUT : FailureReason.RETRIES_EXHAUSTED, null,
                     policyDelay(row));
         } else if (error != null) {
-            failed(row, error);
+            failed(row, ran, error);
         } else if (result == null) {
-            settle(row, Settlement.Kind.ACK, null, null, null, 0);
+            settle(row, ran, Settlement.Kind.ACK, null, null, null, 0);
         } else {
-            emit(row, metadata, result);
+            emit(row, ran, metadata, result);
         }
         if (error instanceof VirtualMachineError fatal) {
             throw fatal;
@@ -202,9 +217,10 @@ final class SubscriptionConsumer {
     }
 
     /** Hands back, without counting the delivery, a delivery whose handler the stop interrupted. */
-    private void release(ClaimedRow row) {
+    private void release(ClaimedRow row, Ran ran) {
         try {
             if (engine.release(row.id(), row.receipt())) {
+                observe(ran, JobOutcome.RELEASED);
                 log.warn("Delivery {} in '{}' was interrupted by the bus stopping; it is ready again and the "
                         + "interrupted delivery is not counted", row.id(), queue);
             }
@@ -214,45 +230,45 @@ final class SubscriptionConsumer {
         }
     }
 
-    private void failed(ClaimedRow row, Throwable error) {
+    private void failed(ClaimedRow row, Ran ran, Throwable error) {
         if (error instanceof RejectException rejected) {
-            settle(row, Settlement.Kind.DEAD_LETTER, rejected.getMessage(), FailureReason.REJECTED,
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, rejected.getMessage(), FailureReason.REJECTED,
                     rejected.category(), 0);
         } else if (error instanceof RetryException retryLater) {
             Duration after = retryLater.after();
-            settle(row, Settlement.Kind.RETRY, retryLater.getMessage(), FailureReason.RETRIES_EXHAUSTED, null,
+            settle(row, ran, Settlement.Kind.RETRY, retryLater.getMessage(), FailureReason.RETRIES_EXHAUSTED, null,
                     after == null ? policyDelay(row) : after.toMillis());
         } else if (isPermanent(error)) {
-            settle(row, Settlement.Kind.DEAD_LETTER, "permanent failure: " + Errors.describe(error),
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, "permanent failure: " + Errors.describe(error),
                     FailureReason.PERMANENT_HANDLER_ERROR, null, 0);
         } else {
-            settle(row, Settlement.Kind.RETRY, Errors.describe(error), FailureReason.RETRIES_EXHAUSTED, null,
+            settle(row, ran, Settlement.Kind.RETRY, Errors.describe(error), FailureReason.RETRIES_EXHAUSTED, null,
                     policyDelay(row));
         }
     }
 
     /** Acknowledges the delivery and stores its handler's events in one transaction, fenced by its receipt. */
-    private void emit(ClaimedRow row, EventMetadata parent, Object result) {
+    private void emit(ClaimedRow row, Ran ran, EventMetadata parent, Object result) {
         List<?> events = result instanceof Collection<?> many ? new ArrayList<>(many) : List.of(result);
         Fanout.Plan plan;
         try {
             plan = bus.plan(events, parent);
         } catch (InvalidEventIdentityException invalid) {
-            settle(row, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid), FailureReason.PERMANENT_HANDLER_ERROR,
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid), FailureReason.PERMANENT_HANDLER_ERROR,
                     "invalid_event_identity", 0);
             return;
         } catch (IllegalArgumentException unsupported) {
-            settle(row, Settlement.Kind.DEAD_LETTER, "handler returned an unsupported result: "
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, "handler returned an unsupported result: "
                     + unsupported.getMessage(), FailureReason.PERMANENT_HANDLER_ERROR, null, 0);
             return;
         }
         if (!plan.unrouted().isEmpty() && bus.requiresSubscribers()) {
-            settle(row, Settlement.Kind.DEAD_LETTER, "no subscription for '" + plan.unrouted().get(0)
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, "no subscription for '" + plan.unrouted().get(0)
                     + "' emitted by the handler", FailureReason.PERMANENT_HANDLER_ERROR, "no_subscribers", 0);
             return;
         }
         if (plan.deliveries().isEmpty()) {
-            settle(row, Settlement.Kind.ACK, null, null, null, 0);
+            settle(row, ran, Settlement.Kind.ACK, null, null, null, 0);
             return;
         }
         try {
@@ -261,22 +277,28 @@ final class SubscriptionConsumer {
                 log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing "
                         + "was emitted and it will be delivered again", row.id(), queue);
             }
+            observe(ran, acked ? JobOutcome.ACKED : JobOutcome.DISCARDED);
         } catch (DeduplicationConflictException conflict) {
-            settle(row, Settlement.Kind.DEAD_LETTER, Errors.describe(conflict),
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, Errors.describe(conflict),
                     FailureReason.PERMANENT_HANDLER_ERROR, "deduplication_conflict", 0);
         } catch (QueueClosedException closed) {
             throw closed;
         } catch (RuntimeException failure) {
-            settle(row, Settlement.Kind.RETRY, "emitting the handler's events failed: " + Errors.describe(failure),
+            settle(row, ran, Settlement.Kind.RETRY, "emitting the handler's events failed: " + Errors.describe(failure),
                     FailureReason.RETRIES_EXHAUSTED, null, policyDelay(row));
         }
     }
 
-    private void settle(ClaimedRow row, Settlement.Kind kind, @Nullable String lastError,
+    private void settle(ClaimedRow row, Ran ran, Settlement.Kind kind, @Nullable String lastError,
                         @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
-                    (outcome, failure) -> report(row, outcome, failure, lastError));
+                    (outcome, failure) -> {
+                        report(row, outcome, failure, lastError);
+                        if (outcome != null) {
+                            observe(ran, outcome);
+                        }
+                    });
         } catch (QueueClosedException closed) {
             log.warn("Delivery {} in '{}' could not be settled because the bus closed; it will be delivered again",
                     row.id(), queue);
@@ -296,6 +318,14 @@ final class SubscriptionConsumer {
         } else if (outcome == JobOutcome.DISCARDED) {
             log.warn("Lease of delivery {} in '{}' expired before its result was recorded; it will be delivered "
                     + "again", row.id(), queue);
+        }
+    }
+
+    private void observe(Ran ran, JobOutcome outcome) {
+        try {
+            observer.deliveryFinished(subscription.name(), ran.eventType(), outcome, ran.handlerTime(), ran.error());
+        } catch (RuntimeException failure) {
+            log.warn("Delivery observer failed for subscription '{}'", subscription.name(), failure);
         }
     }
 
@@ -331,6 +361,10 @@ final class SubscriptionConsumer {
             thread.setDaemon(true);
             return thread;
         };
+    }
+
+    /** What ran for one delivery, for the observer. */
+    private record Ran(@Nullable String eventType, Duration handlerTime, @Nullable Throwable error) {
     }
 
     /** Whether the timeout interrupted the handler, made safe against a timer firing after the handler returned. */

@@ -395,7 +395,7 @@ class EventBusTest extends BusTestBase {
     void unreadableDeliveriesGetTheirOwnReasons() {
         EventBus producer = open(BusTopology.builder().route("audit", "*").build());
         producer.dispatch(new UserWelcomed("u-1"));
-        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(directory, new Bytes()).name("__bus__:default:audit")
+        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(directory, Serializer.bytes()).name("__bus__:default:audit")
                 .build()) {
             raw.putMany(List.of(EnqueueItem.of("[1, 2]".getBytes(StandardCharsets.UTF_8)),
                     EnqueueItem.of("{\"payload\": {}}".getBytes(StandardCharsets.UTF_8)),
@@ -490,8 +490,6 @@ class EventBusTest extends BusTestBase {
         assertThatThrownBy(() -> bus.handler(UserCreated.class, "bad name", (event, context) -> null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("subscription 'bad name'");
         bus.start();
-        assertThatThrownBy(() -> bus.handler(UserWelcomed.class, (event, context) -> null))
-                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> bus.subscription("audit").config().concurrency(2))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("consumes already");
     }
@@ -570,18 +568,5 @@ class EventBusTest extends BusTestBase {
 
     private Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("localqueue.db"));
-    }
-
-    /** Stores bytes as they are, for envelopes no bus would write. */
-    private static final class Bytes implements Serializer<byte[]> {
-        @Override
-        public byte[] serialize(byte[] value) {
-            return value;
-        }
-
-        @Override
-        public byte[] deserialize(byte[] bytes) {
-            return bytes;
-        }
     }
 }

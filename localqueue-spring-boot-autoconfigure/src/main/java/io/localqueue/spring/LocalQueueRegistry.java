@@ -27,6 +27,9 @@ public class LocalQueueRegistry implements DisposableBean {
     private final QueueSettings settings;
     private final PayloadSerializers serializers;
     private final Clock clock;
+    /** The key type of the queue objects that write bytes a JSON serializer made; no Java type is named so. */
+    private static final String SERIALIZED = "serialized JSON";
+
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -113,8 +116,8 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     @SuppressWarnings("unchecked")
     SimpleQueue<byte[]> serializedQueue(String name) {
-        return (SimpleQueue<byte[]>) queues.computeIfAbsent(key(name, SerializedJson.class),
-                key -> open(name, SerializedJson.INSTANCE));
+        return (SimpleQueue<byte[]>) queues.computeIfAbsent(key(name, SERIALIZED),
+                key -> open(name, Serializer.bytes()));
     }
 
     /**
@@ -174,11 +177,15 @@ public class LocalQueueRegistry implements DisposableBean {
 
     /** Returns the key of a queue to use, refusing once closed. */
     private Key key(String name, Type type) {
+        return key(name, type.getTypeName());
+    }
+
+    private Key key(String name, String typeName) {
         if (closed) {
             throw new IllegalStateException("localqueue registry is closed");
         }
         used.add(name);
-        return new Key(name, type.getTypeName());
+        return new Key(name, typeName);
     }
 
     private Serializer<Object> serializerFor(String name, Type type) {

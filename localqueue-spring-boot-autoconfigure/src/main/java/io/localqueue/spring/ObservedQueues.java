@@ -3,6 +3,7 @@ package io.localqueue.spring;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
+import io.localqueue.bus.Subscription;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -76,6 +77,28 @@ public final class ObservedQueues {
      */
     public QueueDiagnostics diagnostics(String queue) {
         return queues.queue(queue).diagnostics(maxAge);
+    }
+
+    /**
+     * Returns an event-bus subscription's counts from its last snapshot, recounted as a queue's are.
+     *
+     * @param subscription the subscription
+     * @return the counts
+     * @since 0.1.0
+     */
+    public QueueStats stats(Subscription subscription) {
+        return subscription.stats(maxAge);
+    }
+
+    /**
+     * Returns an event-bus subscription's diagnostics from its last snapshot, recounted as a queue's are.
+     *
+     * @param subscription the subscription
+     * @return the diagnostics of its queue
+     * @since 0.1.0
+     */
+    public QueueDiagnostics diagnostics(Subscription subscription) {
+        return subscription.diagnostics(maxAge);
     }
 
     /**

@@ -1,21 +1,25 @@
 package io.localqueue.spring.actuate;
 
 import io.localqueue.FailedMessage;
+import io.localqueue.FailureReason;
 import io.localqueue.SimpleQueue;
+import io.localqueue.bus.FailedDelivery;
+import io.localqueue.bus.Subscription;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
 /**
- * One page of a queue's dead letters as the actuator endpoint reports them, oldest id first; each payload is shown
+ * One page of a queue's or an event-bus subscription's dead letters as the actuator endpoint reports them, oldest id
+ * first; each payload (a subscription's: its stored envelope) is shown
  * as a preview of at most {@value #PREVIEW_CHARS} characters of its stored bytes, so a page stays small whatever the
  * payloads hold.
  *
- * @param queue the queue name
+ * @param queue the queue name; for a subscription, the name of its queue ({@code __bus__:<bus>:<subscription>})
  * @param limit how many dead letters the page holds at most
  * @param offset how many dead letters come before it
  * @param total how many dead letters the queue held at its last snapshot ({@link io.localqueue.spring.ObservedQueues}),
@@ -34,6 +38,8 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
     /** The longest payload preview, in characters. */
     public static final int PREVIEW_CHARS = 200;
 
+    private static final byte[] PAYLOAD_KEY = "\"payload\": ".getBytes(StandardCharsets.UTF_8);
+
     /**
      * Reads one page of a queue's dead letters.
      *
@@ -47,6 +53,29 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
      */
     static DeadLetterPage read(SimpleQueue<Object> queue, long total, @Nullable Integer limit,
                                @Nullable Integer offset, Instant now) {
+        return read(queue.name(), total, limit, offset, (size, skip) -> queue.listFailed(size, skip).stream()
+                .map(failed -> DeadLetter.of(failed, now)).toList());
+    }
+
+    /**
+     * Reads one page of a subscription's dead letters.
+     *
+     * @param subscription the subscription
+     * @param total how many dead letters it holds, as last counted
+     * @param limit how many at most, 1 to {@value #MAX_LIMIT}; null for {@value #DEFAULT_LIMIT}
+     * @param offset how many to skip, zero or more; null for none
+     * @param now the time the ages are counted to
+     * @return the page
+     * @throws InvalidEndpointRequestException (400 over HTTP) when {@code limit} or {@code offset} is out of range
+     */
+    static DeadLetterPage read(Subscription subscription, long total, @Nullable Integer limit,
+                               @Nullable Integer offset, Instant now) {
+        return read(subscription.queueName(), total, limit, offset, (size, skip) -> subscription.listFailed(size, skip).stream()
+                .map(failed -> DeadLetter.of(failed, now)).toList());
+    }
+
+    private static DeadLetterPage read(String queue, long total, @Nullable Integer limit, @Nullable Integer offset,
+                                       BiFunction<Integer, Integer, List<DeadLetter>> lister) {
         int size = limit != null ? limit : DEFAULT_LIMIT;
         int skip = offset != null ? offset : 0;
         if (size < 1 || size > MAX_LIMIT) {
@@ -57,11 +86,7 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
             throw new InvalidEndpointRequestException("offset must not be negative, got " + skip,
                     "offset out of range");
         }
-        List<DeadLetter> page = new ArrayList<>();
-        for (FailedMessage<Object> failed : queue.listFailed(size, skip)) {
-            page.add(DeadLetter.of(failed, now));
-        }
-        return new DeadLetterPage(queue.name(), size, skip, total, page);
+        return new DeadLetterPage(queue, size, skip, total, lister.apply(size, skip));
     }
 
     /**
@@ -76,20 +101,59 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
      * @param updatedAt when it failed
      * @param ageSeconds how long ago it failed
      * @param payloadBytes the size of its stored payload
-     * @param payloadPreview the start of its payload as UTF-8 text, ending in "…" when cut
-     * @param decodeError why the queue's serializer could not read the payload, or null
+     * @param payloadPreview the start of its payload as UTF-8 text (of a subscription's: the envelope's
+     *                       {@code "payload"} member), ending in "…" when cut
+     * @param decodeError why the queue's serializer (a subscription's: the bus's event types) could not read the
+     *                    payload, or null
+     * @param eventType a subscription's dead letter's stored event type; null for a queue's, or an envelope
+     *                  without one
      * @since 0.1.0
      */
     public record DeadLetter(long id, String reason, int attempts, @Nullable String lastError,
                              @Nullable String failureCategory, Instant createdAt, Instant updatedAt, long ageSeconds,
-                             int payloadBytes, String payloadPreview, @Nullable String decodeError) {
+                             int payloadBytes, String payloadPreview, @Nullable String decodeError,
+                             @Nullable String eventType) {
 
         static DeadLetter of(FailedMessage<Object> failed, Instant now) {
-            byte[] raw = failed.rawPayload();
-            return new DeadLetter(failed.id(), failed.reason().value(), failed.attempts(), failed.lastError(),
-                    failed.failureCategory(), failed.createdAt(), failed.updatedAt(),
-                    Math.max(0, Duration.between(failed.updatedAt(), now).toSeconds()), raw.length, preview(raw),
-                    failed.decodeError());
+            return of(failed.id(), failed.reason(), failed.attempts(), failed.lastError(), failed.failureCategory(),
+                    failed.createdAt(), failed.updatedAt(), now, failed.rawPayload(), failed.decodeError(), null);
+        }
+
+        static DeadLetter of(FailedDelivery failed, Instant now) {
+            return of(failed.id(), failed.reason(), failed.attempts(), failed.lastError(), failed.failureCategory(),
+                    failed.createdAt(), failed.updatedAt(), now, failed.rawPayload(), failed.inspectionError(),
+                    failed.eventType());
+        }
+
+        private static DeadLetter of(long id, FailureReason reason, int attempts, @Nullable String lastError,
+                                     @Nullable String category, Instant createdAt, Instant updatedAt, Instant now,
+                                     byte[] raw, @Nullable String decodeError, @Nullable String eventType) {
+            byte[] shown = eventType == null ? raw : envelopePayload(raw);
+            return new DeadLetter(id, reason.value(), attempts, lastError, category, createdAt, updatedAt,
+                    Math.max(0, Duration.between(updatedAt, now).toSeconds()), raw.length, preview(shown),
+                    decodeError, eventType);
+        }
+
+        /**
+         * The {@code "payload": …} member of an envelope, which the bus (as Python's) writes last, after the
+         * metadata a preview would otherwise be spent on; the whole envelope when it is not found. The first match
+         * is the member: no metadata value (ids, a type name, a time) can hold the key.
+         */
+        private static byte[] envelopePayload(byte[] envelope) {
+            int at = indexOf(envelope, PAYLOAD_KEY);
+            if (at < 0 || envelope.length == 0 || envelope[envelope.length - 1] != '}') {
+                return envelope;
+            }
+            return java.util.Arrays.copyOfRange(envelope, at, envelope.length - 1);
+        }
+
+        private static int indexOf(byte[] bytes, byte[] part) {
+            for (int start = 0; start + part.length <= bytes.length; start++) {
+                if (java.util.Arrays.equals(bytes, start, start + part.length, part, 0, part.length)) {
+                    return start;
+                }
+            }
+            return -1;
         }
 
         private static String preview(byte[] raw) {

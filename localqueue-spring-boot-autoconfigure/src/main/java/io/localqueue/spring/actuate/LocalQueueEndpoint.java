@@ -3,6 +3,9 @@ package io.localqueue.spring.actuate;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueFullException;
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.Subscription;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.QueueListenerContainer;
@@ -21,14 +24,18 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code localqueue} actuator endpoint: {@code GET /actuator/localqueue} reports every queue's diagnostics and
- * listeners, {@code GET /actuator/localqueue/{queue}} one queue (404 for a queue the application does not know),
+ * listeners, and the event bus's subscriptions and running executions; {@code GET /actuator/localqueue/{queue}} one
+ * queue (404 for a queue the application does not know),
  * {@code GET /actuator/localqueue/{queue}/dead-letters?limit=20&offset=0} a page of its dead letters, and
  * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue
- * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). No operation
- * creates a queue. Read-only by default: the replay exists only with
- * {@code management.endpoint.localqueue.access=unrestricted}. The reads report each queue's last snapshot
- * ({@link ObservedQueues}), with how many seconds old it is, so that no request waits for a count of a queue's
- * jobs; the dead-letter page lists the dead letters as they are now.
+ * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). A
+ * subscription has the same under {@code /actuator/localqueue/subscriptions/{subscription}}: its report, its
+ * {@code dead-letters} page, the replay of one dead letter, and {@code retry-dead-letters}; while the application
+ * has an event bus, the segment {@value #SUBSCRIPTIONS} names its subscriptions, so a queue of that name keeps only
+ * its one-segment report there. No operation creates a queue. Read-only by default: replays and actions exist only
+ * with {@code management.endpoint.localqueue.access=unrestricted}. The reads report each queue's and subscription's
+ * last snapshot ({@link ObservedQueues}), with how many seconds old it is, so that no request waits for a count of
+ * its jobs; the dead-letter page lists the dead letters as they are now.
  *
  * @since 0.1.0
  */
@@ -38,26 +45,44 @@ public class LocalQueueEndpoint {
     /** The path segment of the dead-letter listing under a queue. */
     public static final String DEAD_LETTERS = "dead-letters";
 
+    /** The path segment under which the event bus's subscriptions are reported. */
+    public static final String SUBSCRIPTIONS = "subscriptions";
+
     private final LocalQueueRegistry queues;
     private final ObservedQueues observed;
     private final @Nullable QueueListenerEndpointRegistry listeners;
+    private final @Nullable EventBus bus;
+
+    /**
+     * Creates the endpoint of an application without an event bus.
+     *
+     * @param observed the application's queues, as they are reported
+     * @param listeners the listener containers, or null when there are none
+     */
+    public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners) {
+        this(observed, listeners, null);
+    }
 
     /**
      * Creates the endpoint.
      *
      * @param observed the application's queues, as they are reported
      * @param listeners the listener containers, or null when there are none
+     * @param bus the application's event bus, or null when it has none
+     * @since 0.1.0
      */
-    public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners) {
+    public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners,
+                              @Nullable EventBus bus) {
         this.queues = observed.queues();
         this.observed = observed;
         this.listeners = listeners;
+        this.bus = bus;
     }
 
     /**
      * Reports every queue.
      *
-     * @return diagnostics and listeners by queue name
+     * @return diagnostics and listeners by queue name, and the event bus when there is one
      */
     @ReadOperation
     public QueuesDescriptor queues() {
@@ -65,7 +90,16 @@ public class LocalQueueEndpoint {
         for (String name : queues.queueNames()) {
             all.put(name, describe(name));
         }
-        return new QueuesDescriptor(all);
+        EventBus events = bus;
+        if (events == null) {
+            return new QueuesDescriptor(all, null);
+        }
+        Map<String, SubscriptionDescriptor> subscriptions = new LinkedHashMap<>();
+        for (String name : events.topology().subscriptionNames()) {
+            subscriptions.put(name, describe(events, name));
+        }
+        return new QueuesDescriptor(all, new BusDescriptor(events.name(), events.isRunning(), subscriptions,
+                events.runningExecutions()));
     }
 
     /**
@@ -80,22 +114,79 @@ public class LocalQueueEndpoint {
     }
 
     /**
-     * Lists one page of a queue's dead letters, at {@code /actuator/localqueue/{queue}/dead-letters}.
+     * Answers the two-segment reads: {@code /actuator/localqueue/{queue}/dead-letters}, a page of a queue's dead
+     * letters, and {@code /actuator/localqueue/subscriptions/{subscription}}, one subscription.
+     *
+     * @param target the queue name, or {@value #SUBSCRIPTIONS}
+     * @param view {@value #DEAD_LETTERS} under a queue, the subscription's name under {@value #SUBSCRIPTIONS}
+     * @param limit for dead letters: how many at most, 1 to {@value DeadLetterPage#MAX_LIMIT}; null for
+     *              {@value DeadLetterPage#DEFAULT_LIMIT}
+     * @param offset for dead letters: how many to skip; null for none
+     * @return a {@link DeadLetterPage} or a {@link SubscriptionDescriptor}; null (404) for a queue or subscription
+     *         the application does not know, or another view
+     * @since 0.1.0
+     */
+    @ReadOperation
+    public @Nullable Object view(@Selector String target, @Selector String view, @Nullable Integer limit,
+                                 @Nullable Integer offset) {
+        if (isSubscriptions(target)) {
+            return subscription(view);
+        }
+        return DEAD_LETTERS.equals(view) ? deadLetters(target, limit, offset) : null;
+    }
+
+    /**
+     * Lists one page of a queue's dead letters, as {@code /actuator/localqueue/{queue}/dead-letters} does.
      *
      * @param queue the queue name
-     * @param view the view of the queue; only {@value #DEAD_LETTERS} exists
      * @param limit how many at most, 1 to {@value DeadLetterPage#MAX_LIMIT}; null for
      *              {@value DeadLetterPage#DEFAULT_LIMIT}
      * @param offset how many to skip; null for none
-     * @return the page, or null (404) for a queue the application does not know or another view
+     * @return the page, or null for a queue the application does not know
+     * @since 0.1.0
      */
-    @ReadOperation
-    public @Nullable DeadLetterPage deadLetters(@Selector String queue, @Selector String view,
-                                                @Nullable Integer limit, @Nullable Integer offset) {
-        if (!DEAD_LETTERS.equals(view) || !queues.queueNames().contains(queue)) {
+    public @Nullable DeadLetterPage deadLetters(String queue, @Nullable Integer limit, @Nullable Integer offset) {
+        if (!queues.queueNames().contains(queue)) {
             return null;
         }
         return DeadLetterPage.read(queues.queue(queue), observed.stats(queue).failed(), limit, offset, Instant.now());
+    }
+
+    /**
+     * Reports one subscription of the event bus, as {@code /actuator/localqueue/subscriptions/{subscription}} does.
+     *
+     * @param subscription the subscription's name
+     * @return its report, or null when the application has no bus or its topology does not declare the name
+     * @since 0.1.0
+     */
+    public @Nullable SubscriptionDescriptor subscription(String subscription) {
+        EventBus events = bus;
+        return events != null && events.topology().hasSubscription(subscription) ? describe(events, subscription)
+                : null;
+    }
+
+    /**
+     * Lists one page of a subscription's dead letters, at
+     * {@code /actuator/localqueue/subscriptions/{subscription}/dead-letters}.
+     *
+     * @param target {@value #SUBSCRIPTIONS}
+     * @param subscription the subscription's name
+     * @param view {@value #DEAD_LETTERS}
+     * @param limit how many at most, 1 to {@value DeadLetterPage#MAX_LIMIT}; null for
+     *              {@value DeadLetterPage#DEFAULT_LIMIT}
+     * @param offset how many to skip; null for none
+     * @return the page, or null (404) for a subscription the application does not know or another path
+     * @since 0.1.0
+     */
+    @ReadOperation
+    public @Nullable DeadLetterPage subscriptionDeadLetters(@Selector String target, @Selector String subscription,
+                                                            @Selector String view, @Nullable Integer limit,
+                                                            @Nullable Integer offset) {
+        Subscription known = known(target, subscription);
+        if (known == null || !DEAD_LETTERS.equals(view)) {
+            return null;
+        }
+        return DeadLetterPage.read(known, observed.stats(known).failed(), limit, offset, Instant.now());
     }
 
     /**
@@ -123,23 +214,97 @@ public class LocalQueueEndpoint {
     }
 
     /**
-     * Runs an action on a whole queue, at {@code /actuator/localqueue/{queue}/{action}}: one of
-     * {@link QueueActions#RETRY_DEAD_LETTERS}, {@link QueueActions#PURGE} (with {@code olderThan}, such as
-     * {@code 7d}), {@link QueueActions#PAUSE} or {@link QueueActions#RESUME} its listeners.
+     * Answers the two-segment writes: an action on a whole queue, at {@code /actuator/localqueue/{queue}/{action}}
+     * (one of {@link QueueActions#RETRY_DEAD_LETTERS}, {@link QueueActions#PURGE} with {@code olderThan} such as
+     * {@code 7d}, {@link QueueActions#PAUSE} or {@link QueueActions#RESUME} its listeners), and the replay of one of
+     * a subscription's dead letters, at {@code /actuator/localqueue/subscriptions/{subscription}} with
+     * {@code {"messageId": 42}}.
      *
-     * @param queue the queue name
-     * @param action the action
+     * @param target the queue name, or {@value #SUBSCRIPTIONS}
+     * @param action the action, or the subscription's name
      * @param olderThan for a purge, how long a finished job must have been unchanged; null for every one
-     * @return what happened, or null for a queue the application does not know (left uncreated) or no such action
-     * @throws IllegalArgumentException when {@code olderThan} is not a duration
+     * @param messageId for a subscription: the dead letter's id
+     * @return a {@link QueueActions.ActionDescriptor}, or for a subscription a {@link RetryDescriptor}; null for a
+     *         queue the application does not know (left uncreated) or no such action
+     * @throws IllegalArgumentException when {@code olderThan} is not a duration, or a subscription's replay has no
+     *                                  {@code messageId}
      */
     @WriteOperation
-    public QueueActions.@Nullable ActionDescriptor act(@Selector String queue, @Selector String action,
-                                                       @Nullable String olderThan) {
-        if (!queues.queueNames().contains(queue)) {
+    public @Nullable Object act(@Selector String target, @Selector String action, @Nullable String olderThan,
+                                @Nullable Long messageId) {
+        if (isSubscriptions(target)) {
+            if (messageId == null) {
+                throw new IllegalArgumentException("a subscription's replay needs the dead letter's messageId");
+            }
+            return retrySubscription(action, messageId);
+        }
+        if (!queues.queueNames().contains(target)) {
             return null;
         }
-        return QueueActions.run(queues.queue(queue), action, olderThan, listeners);
+        return QueueActions.run(queues.queue(target), action, olderThan, listeners);
+    }
+
+    /**
+     * Replays one of a subscription's dead letters with a fresh delivery budget; an execution that delivered it is
+     * no longer complete.
+     *
+     * @param subscription the subscription's name
+     * @param messageId the dead letter's id
+     * @return what happened; an unknown subscription or an id that is not one of its dead letters is reported in
+     *         the outcome, not thrown
+     * @since 0.1.0
+     */
+    public RetryDescriptor retrySubscription(String subscription, long messageId) {
+        Subscription known = known(SUBSCRIPTIONS, subscription);
+        if (known == null) {
+            return new RetryDescriptor(subscription, messageId, RetryOutcome.UNKNOWN_QUEUE,
+                    "the event bus has no subscription '" + subscription + "'");
+        }
+        try {
+            known.retryFailed(messageId);
+            return new RetryDescriptor(subscription, messageId, RetryOutcome.RETRIED,
+                    "moved back to the subscription");
+        } catch (JobNotFoundException missing) {
+            return new RetryDescriptor(subscription, messageId, RetryOutcome.NOT_A_DEAD_LETTER, missing.getMessage());
+        }
+    }
+
+    /**
+     * Runs an action on a whole subscription, at
+     * {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: only
+     * {@link QueueActions#RETRY_DEAD_LETTERS}.
+     *
+     * @param target {@value #SUBSCRIPTIONS}
+     * @param subscription the subscription's name
+     * @param action the action
+     * @return what happened, or null (404) for a subscription the application does not know or no such action
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public QueueActions.@Nullable ActionDescriptor actOnSubscription(@Selector String target,
+                                                                     @Selector String subscription,
+                                                                     @Selector String action) {
+        Subscription known = known(target, subscription);
+        return known == null ? null : QueueActions.run(known, action);
+    }
+
+    private boolean isSubscriptions(String target) {
+        return bus != null && SUBSCRIPTIONS.equals(target);
+    }
+
+    private @Nullable Subscription known(String target, String subscription) {
+        EventBus events = bus;
+        return isSubscriptions(target) && events != null && events.topology().hasSubscription(subscription)
+                ? events.subscription(subscription) : null;
+    }
+
+    private SubscriptionDescriptor describe(EventBus events, String name) {
+        Subscription subscription = events.subscription(name);
+        QueueDiagnostics diagnostics = observed.diagnostics(subscription);
+        return new SubscriptionDescriptor(diagnostics.queueName(),
+                List.copyOf(events.topology().routes().getOrDefault(name, java.util.Set.of())),
+                subscription.consuming(), subscription.config().concurrency(), subscription.activeDeliveries(),
+                diagnostics, observed.ageSeconds(diagnostics));
     }
 
     private QueueDescriptor describe(String name) {
@@ -157,13 +322,46 @@ public class LocalQueueEndpoint {
     }
 
     /**
-     * Every queue of the application.
+     * Every queue of the application, and its event bus.
      *
      * @param queues by name
+     * @param bus the event bus, or null when the application has none
      *
      * @since 0.1.0
      */
-    public record QueuesDescriptor(Map<String, QueueDescriptor> queues) {
+    public record QueuesDescriptor(Map<String, QueueDescriptor> queues, @Nullable BusDescriptor bus) {
+    }
+
+    /**
+     * The application's event bus.
+     *
+     * @param name the bus's name
+     * @param running whether it consumes in this application
+     * @param subscriptions every subscription its topology declares, by name
+     * @param executions the executions a call in this application runs right now, with their progress
+     *
+     * @since 0.1.0
+     */
+    public record BusDescriptor(String name, boolean running, Map<String, SubscriptionDescriptor> subscriptions,
+                                List<ExecutionResult> executions) {
+    }
+
+    /**
+     * One subscription of the event bus.
+     *
+     * @param queue its queue's name
+     * @param routes the event types (or {@code *}) it receives
+     * @param consuming whether this application consumes it right now
+     * @param concurrency how many handlers this application runs for it at most
+     * @param activeDeliveries how many deliveries its handlers here hold right now
+     * @param diagnostics its queue's counts, ages and file facts, from its last snapshot
+     * @param observedAgeSeconds how long before the response that snapshot was taken
+     *
+     * @since 0.1.0
+     */
+    public record SubscriptionDescriptor(String queue, List<String> routes, boolean consuming, int concurrency,
+                                         int activeDeliveries, QueueDiagnostics diagnostics,
+                                         double observedAgeSeconds) {
     }
 
     /**
@@ -229,10 +427,10 @@ public class LocalQueueEndpoint {
         /** The dead letter is back in its queue with a fresh delivery budget (200). */
         RETRIED,
 
-        /** The application has no such queue, and none was created (404). */
+        /** The application has no such queue (none was created) or subscription (404). */
         UNKNOWN_QUEUE,
 
-        /** The queue holds no dead letter with that id: missing, not failed, or another queue's (404). */
+        /** The queue or subscription holds no dead letter with that id: missing, not failed, or another's (404). */
         NOT_A_DEAD_LETTER,
 
         /** The queue is at its pending-job limit; the dead letter stays where it was (503). */

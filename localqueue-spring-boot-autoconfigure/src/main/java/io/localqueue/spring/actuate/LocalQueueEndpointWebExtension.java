@@ -9,9 +9,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * The {@code localqueue} endpoint over HTTP: a dead-letter replay answers 200 once the dead letter is back in its
- * queue, 404 for a queue the application does not know or an id that is not one of its dead letters, and 503 when
- * the queue is full; the body is the {@link RetryDescriptor} in every case.
+ * The {@code localqueue} endpoint over HTTP: a dead-letter replay (a queue's or a subscription's) answers 200 once
+ * the dead letter is back, 404 for a queue or subscription the application does not know or an id that is not one
+ * of its dead letters, and 503 when the queue is full; the body is the {@link RetryDescriptor} in every case.
  *
  * @since 0.1.0
  */
@@ -38,34 +38,66 @@ public class LocalQueueEndpointWebExtension {
      */
     @WriteOperation
     public WebEndpointResponse<RetryDescriptor> retry(@Selector String queue, long messageId) {
-        RetryDescriptor outcome = endpoint.retry(queue, messageId);
+        return withStatus(endpoint.retry(queue, messageId));
+    }
+
+    /**
+     * Answers the two-segment writes like {@link LocalQueueEndpoint#act(String, String, String, Long)}: for a queue's
+     * action, 200 with what happened, 404 for a queue the application does not know or an action that does not
+     * exist, 400 for an {@code olderThan} that is not a duration; for a subscription's replay, the statuses of
+     * {@link #retry(String, long)}, and 400 without a {@code messageId}.
+     *
+     * @param target the queue name, or {@value LocalQueueEndpoint#SUBSCRIPTIONS}
+     * @param action the action, or the subscription's name
+     * @param olderThan for a purge, how long a finished job must have been unchanged; null for every one
+     * @param messageId for a subscription: the dead letter's id
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public WebEndpointResponse<?> act(@Selector String target, @Selector String action, @Nullable String olderThan,
+                                      @Nullable Long messageId) {
+        Object outcome;
+        try {
+            outcome = endpoint.act(target, action, olderThan, messageId);
+        } catch (IllegalArgumentException invalid) {
+            String error = olderThan != null ? "olderThan '" + olderThan + "' is not a duration such as 7d or PT12H"
+                    : invalid.getMessage();
+            return new WebEndpointResponse<>(Map.of("error", String.valueOf(error)),
+                    WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
+        if (outcome instanceof RetryDescriptor replay) {
+            return withStatus(replay);
+        }
+        return outcome == null ? new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND)
+                : new WebEndpointResponse<>(outcome, WebEndpointResponse.STATUS_OK);
+    }
+
+    /**
+     * Runs an action on a whole subscription like
+     * {@link LocalQueueEndpoint#actOnSubscription(String, String, String)}: 200 with what happened, 404 for a
+     * subscription the application does not know or an action that does not exist for one.
+     *
+     * @param target {@value LocalQueueEndpoint#SUBSCRIPTIONS}
+     * @param subscription the subscription's name
+     * @param action the action
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public WebEndpointResponse<QueueActions.ActionDescriptor> actOnSubscription(@Selector String target,
+                                                                              @Selector String subscription,
+                                                                              @Selector String action) {
+        QueueActions.ActionDescriptor outcome = endpoint.actOnSubscription(target, subscription, action);
+        return outcome == null ? new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND)
+                : new WebEndpointResponse<>(outcome, WebEndpointResponse.STATUS_OK);
+    }
+
+    private static WebEndpointResponse<RetryDescriptor> withStatus(RetryDescriptor outcome) {
         return new WebEndpointResponse<>(outcome, switch (outcome.outcome()) {
             case RETRIED -> WebEndpointResponse.STATUS_OK;
             case UNKNOWN_QUEUE, NOT_A_DEAD_LETTER -> WebEndpointResponse.STATUS_NOT_FOUND;
             case QUEUE_FULL -> WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE;
         });
-    }
-
-    /**
-     * Runs an action on a whole queue like {@link LocalQueueEndpoint#act(String, String, String)}: 200 with what
-     * happened, 404 for a queue the application does not know or an action that does not exist, 400 for an
-     * {@code olderThan} that is not a duration.
-     *
-     * @param queue the queue name
-     * @param action the action
-     * @param olderThan for a purge, how long a finished job must have been unchanged; null for every one
-     * @return the outcome with its status
-     * @since 0.1.0
-     */
-    @WriteOperation
-    public WebEndpointResponse<?> act(@Selector String queue, @Selector String action, @Nullable String olderThan) {
-        try {
-            QueueActions.ActionDescriptor outcome = endpoint.act(queue, action, olderThan);
-            return outcome == null ? new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND)
-                    : new WebEndpointResponse<>(outcome, WebEndpointResponse.STATUS_OK);
-        } catch (IllegalArgumentException invalid) {
-            return new WebEndpointResponse<>(Map.of("error", "olderThan '" + olderThan
-                    + "' is not a duration such as 7d or PT12H"), WebEndpointResponse.STATUS_BAD_REQUEST);
-        }
     }
 }

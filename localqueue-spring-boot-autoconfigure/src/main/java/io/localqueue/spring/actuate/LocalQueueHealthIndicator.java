@@ -3,6 +3,8 @@ package io.localqueue.spring.actuate;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.QueueDiagnostics;
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.Subscription;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import java.nio.file.Files;
@@ -19,8 +21,9 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * Health of the queue file: DOWN when it no longer exists (its directory was removed under the application), cannot
  * be read or its quick integrity check fails (the check reads the
- * whole file, so its result is reused for a configurable interval); the details list each queue's counts, from its
- * last snapshot ({@link ObservedQueues}) with how many seconds old it is, and the check's findings.
+ * whole file, so its result is reused for a configurable interval); the details list each queue's counts and each
+ * event-bus subscription's (with whether it consumes here), from their last snapshots ({@link ObservedQueues}) with
+ * how many seconds old they are, and the check's findings.
  *
  * @since 0.1.0
  */
@@ -32,6 +35,7 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
     private final ObservedQueues observed;
     private final Duration integrityInterval;
     private final Clock clock;
+    private final @Nullable EventBus bus;
     private @Nullable IntegrityCheckResult lastCheck;
     private @Nullable Instant lastCheckAt;
 
@@ -43,11 +47,26 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
      * @param clock the clock that times that reuse
      */
     public LocalQueueHealthIndicator(ObservedQueues observed, Duration integrityInterval, Clock clock) {
+        this(observed, integrityInterval, clock, null);
+    }
+
+    /**
+     * Creates the indicator of an application with an event bus.
+     *
+     * @param observed the application's queues, as they are reported
+     * @param integrityInterval how long a quick integrity check's result is reused
+     * @param clock the clock that times that reuse
+     * @param bus the event bus whose subscriptions the details list, or null for none
+     * @since 0.1.0
+     */
+    public LocalQueueHealthIndicator(ObservedQueues observed, Duration integrityInterval, Clock clock,
+                                     @Nullable EventBus bus) {
         super("localqueue health check failed");
         this.queues = observed.queues();
         this.observed = observed;
         this.integrityInterval = integrityInterval;
         this.clock = clock;
+        this.bus = bus;
     }
 
     @Override
@@ -63,15 +82,28 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("file", queues.database().file().toString())
                 .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         Map<String, Object> details = new LinkedHashMap<>();
+        Map<String, Object> subscriptions = new LinkedHashMap<>();
         try {
             for (String name : queues.queueNames()) {
                 details.put(name, summary(observed.diagnostics(name)));
+            }
+            EventBus events = bus;
+            if (events != null) {
+                for (String name : events.topology().subscriptionNames()) {
+                    Subscription subscription = events.subscription(name);
+                    Map<String, @Nullable Object> summary = summary(observed.diagnostics(subscription));
+                    summary.put("consuming", subscription.consuming());
+                    subscriptions.put(name, summary);
+                }
             }
         } catch (RuntimeException unreadable) {
             builder.down(unreadable);
             return;
         }
         builder.status(integrity.ok() ? "UP" : "DOWN").withDetail("queues", details);
+        if (bus != null) {
+            builder.withDetail("subscriptions", subscriptions);
+        }
     }
 
     private Map<String, @Nullable Object> summary(QueueDiagnostics diagnostics) {

@@ -2,22 +2,20 @@ package io.localqueue.spring.actuate;
 
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
-import io.localqueue.QueueStats;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.DeferredEnqueueFailedEvent;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.ListenerAwareObserver;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -153,45 +151,8 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
         if (meters == null || !gauged.add(queue)) {
             return;
         }
-        gauge(meters, queue, "ready", QueueStats::ready);
-        gauge(meters, queue, "processing", QueueStats::processing);
-        gauge(meters, queue, "acked", QueueStats::acked);
-        gauge(meters, queue, "failed", QueueStats::failed);
-        Gauge.builder("localqueue.jobs.oldest.age", () -> oldestDueAge(queue))
-                .description("How long the oldest due job has been waiting to be claimed: the queue's lag, 0 when "
-                        + "no job is due")
-                .baseUnit("seconds").tag("queue", queue)
-                .register(meters);
-    }
-
-    /** The lag of a queue at its last snapshot; NaN when the queue cannot be read. */
-    private double oldestDueAge(String queue) {
-        try {
-            Double age = observed.diagnostics(queue).oldestAvailableAgeSeconds();
-            return age == null ? 0 : age;
-        } catch (RuntimeException unreadable) {
-            log.debug("Cannot read the diagnostics of queue '{}'", queue, unreadable);
-            return Double.NaN;
-        }
-    }
-
-    private void gauge(MeterRegistry meters, String queue, String state, ToLongFunction<QueueStats> count) {
-        Gauge.builder("localqueue.jobs", () -> {
-                    QueueStats current = stats(queue);
-                    return current == null ? Double.NaN : count.applyAsLong(current);
-                })
-                .description("Jobs in the queue by state")
-                .tag("queue", queue).tag("state", state)
-                .register(meters);
-    }
-
-    private @Nullable QueueStats stats(String queue) {
-        try {
-            return observed.stats(queue);
-        } catch (RuntimeException unreadable) {
-            log.debug("Cannot read stats of queue '{}'", queue, unreadable);
-            return null;
-        }
+        CountGauges.register(meters, "localqueue.jobs", "jobs", Tags.of("queue", queue), () -> observed.stats(queue),
+                () -> observed.diagnostics(queue), log);
     }
 
     private record Outcome(String queue, String listener, JobOutcome outcome) {

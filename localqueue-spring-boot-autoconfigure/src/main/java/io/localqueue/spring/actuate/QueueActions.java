@@ -4,17 +4,22 @@ import io.localqueue.FailedMessage;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.QueueFullException;
 import io.localqueue.SimpleQueue;
+import io.localqueue.bus.FailedDelivery;
+import io.localqueue.bus.Subscription;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * What an operator may do to a whole queue through the endpoint: replay every dead letter, purge old finished jobs
- * and dead letters, pause or resume its listeners. Each action reports how many things it changed.
+ * and dead letters, pause or resume its listeners; and to an event-bus subscription: replay every dead letter. Each
+ * action reports how many things it changed.
  *
  * @since 0.1.0
  */
@@ -47,7 +52,8 @@ public final class QueueActions {
     static @Nullable ActionDescriptor run(SimpleQueue<Object> queue, String action, @Nullable String olderThan,
                                           @Nullable QueueListenerEndpointRegistry listeners) {
         return switch (action) {
-            case RETRY_DEAD_LETTERS -> retryDeadLetters(queue);
+            case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), () -> queue.listFailed(PAGE, 0).stream()
+                    .map(FailedMessage::id).toList(), queue::retryFailed);
             case PURGE -> {
                 Duration age = olderThan == null ? Duration.ZERO : DurationFormatterUtils.detectAndParse(olderThan);
                 int purged = queue.purge(age, true);
@@ -60,17 +66,30 @@ public final class QueueActions {
         };
     }
 
-    private static ActionDescriptor retryDeadLetters(SimpleQueue<Object> queue) {
+    /**
+     * Runs one action on an event-bus subscription: only {@link #RETRY_DEAD_LETTERS} exists for one.
+     *
+     * @param subscription the subscription
+     * @param action the action
+     * @return what happened, or null for an action that does not exist for a subscription
+     */
+    static @Nullable ActionDescriptor run(Subscription subscription, String action) {
+        return RETRY_DEAD_LETTERS.equals(action) ? retryDeadLetters(subscription.queueName(), () -> subscription.listFailed(PAGE, 0)
+                .stream().map(FailedDelivery::id).toList(), subscription::retryFailed) : null;
+    }
+
+    private static ActionDescriptor retryDeadLetters(String queue, Supplier<List<Long>> firstPage,
+                                                     LongConsumer retry) {
         int retried = 0;
         String stopped = null;
         while (stopped == null) {
-            List<FailedMessage<Object>> page = queue.listFailed(PAGE, 0);
+            List<Long> page = firstPage.get();
             if (page.isEmpty()) {
                 break;
             }
-            for (FailedMessage<Object> dead : page) {
+            for (long id : page) {
                 try {
-                    queue.retryFailed(dead.id());
+                    retry.accept(id);
                     retried++;
                 } catch (JobNotFoundException goneMeanwhile) {
                     // replayed or purged by someone else since the page was read
@@ -80,7 +99,7 @@ public final class QueueActions {
                 }
             }
         }
-        return new ActionDescriptor(queue.name(), RETRY_DEAD_LETTERS, retried,
+        return new ActionDescriptor(queue, RETRY_DEAD_LETTERS, retried,
                 "moved " + retried + " dead letter(s) back to the queue" + (stopped == null ? "" : stopped));
     }
 

@@ -1,10 +1,12 @@
 package io.localqueue.spring.aot;
 
 import io.localqueue.QueueDiagnostics;
+import io.localqueue.bus.ExecutionResult;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.actuate.DeadLetterPage;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.QueuesDescriptor;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.RetryDescriptor;
+import io.localqueue.spring.actuate.LocalQueueEndpoint.SubscriptionDescriptor;
 import io.localqueue.spring.actuate.QueueActions.ActionDescriptor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
@@ -40,7 +42,8 @@ final class LocalQueueRuntimeHints implements RuntimeHintsRegistrar {
         if (ClassUtils.isPresent(ACTUATOR, classLoader)) {
             // The endpoint's responses, nested records included; they load without actuator, but serve only with it.
             new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), QueuesDescriptor.class,
-                    RetryDescriptor.class, ActionDescriptor.class, DeadLetterPage.class, QueueDiagnostics.class);
+                    RetryDescriptor.class, ActionDescriptor.class, DeadLetterPage.class, QueueDiagnostics.class,
+                    SubscriptionDescriptor.class, ExecutionResult.class);
         }
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass(SimpleQueue.class)
 @EnableConfigurationProperties(LocalQueueProperties.class)
-@Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class, LocalQueueBusConfiguration.class})
+@Import({LocalQueueDatabaseConfiguration.class, QueueListenerConfiguration.class, LocalQueueBusConfiguration.class,
+        LocalQueueBusDisabledConfiguration.class})
 public final class LocalQueueAutoConfiguration {
 }

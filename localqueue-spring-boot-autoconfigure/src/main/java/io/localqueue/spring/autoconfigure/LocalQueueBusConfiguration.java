@@ -6,9 +6,11 @@ import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.bus.BusTopology;
+import io.localqueue.bus.DeliveryObserver;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.bus.CompositeDeliveryObserver;
 import io.localqueue.spring.bus.EventBusLifecycle;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
@@ -33,11 +35,12 @@ class LocalQueueBusConfiguration {
     @ConditionalOnMissingBean
     EventBus localQueueEventBus(LocalQueueProperties properties, LocalQueueDatabase database, DeliveryPolicy delivery,
                                 DurabilityMode durability, ObjectProvider<JsonMapper> applicationMapper,
-                                ObjectProvider<Clock> clock) {
+                                ObjectProvider<Clock> clock, ObjectProvider<DeliveryObserver> observers) {
         LocalQueueProperties.Bus bus = properties.getBus();
         EventBus.Builder builder = EventBus.builder(database).delivery(delivery).durability(durability)
                 .requireSubscribers(bus.isRequireSubscribers())
-                .clock(clock.getIfUnique(Clock::systemUTC));
+                .clock(clock.getIfUnique(Clock::systemUTC))
+                .observer(CompositeDeliveryObserver.of(observers.orderedStream().toList()));
         apply("localqueue.bus.name", bus.getName(), () -> builder.name(bus.getName()));
         apply("localqueue.bus.execution-lease", bus.getExecutionLease(),
                 () -> builder.executionLease(bus.getExecutionLease()));

@@ -1,5 +1,6 @@
 package io.localqueue.spring.autoconfigure;
 
+import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
@@ -31,8 +32,9 @@ public final class LocalQueueEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LocalQueueEndpoint localQueueEndpoint(ObservedQueues queues,
-                                          ObjectProvider<QueueListenerEndpointRegistry> listeners) {
-        return new LocalQueueEndpoint(queues, listeners.getIfAvailable());
+                                          ObjectProvider<QueueListenerEndpointRegistry> listeners,
+                                          ObjectProvider<EventBus> bus) {
+        return new LocalQueueEndpoint(queues, listeners.getIfAvailable(), bus.getIfUnique());
     }
 
     @Bean

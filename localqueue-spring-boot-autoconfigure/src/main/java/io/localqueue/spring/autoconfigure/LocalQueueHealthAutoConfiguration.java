@@ -1,10 +1,12 @@
 package io.localqueue.spring.autoconfigure;
 
+import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueHealthIndicator;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,8 +29,9 @@ public final class LocalQueueHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "localqueueHealthIndicator")
-    LocalQueueHealthIndicator localqueueHealthIndicator(ObservedQueues queues, LocalQueueProperties properties) {
+    LocalQueueHealthIndicator localqueueHealthIndicator(ObservedQueues queues, LocalQueueProperties properties,
+                                                        ObjectProvider<EventBus> bus) {
         return new LocalQueueHealthIndicator(queues, properties.getHealth().getIntegrityCheckInterval(),
-                Clock.systemUTC());
+                Clock.systemUTC(), bus.getIfUnique());
     }
 }

@@ -7,6 +7,7 @@ import io.localqueue.bus.Subscription;
 import io.localqueue.bus.SubscriptionConfig;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
 import java.util.Map;
@@ -21,7 +22,9 @@ import org.springframework.context.SmartLifecycle;
  * {@link io.localqueue.spring.EventHandler} methods collected meanwhile (handlers registered in code while beans were
  * created take part too), applies {@code localqueue.bus.subscriptions.*} over their attributes, and starts
  * consuming; stops it in the same shutdown phase as the queue listeners, waiting
- * {@code localqueue.bus.shutdown-timeout} for running handlers.
+ * {@code localqueue.bus.shutdown-timeout} for running handlers. A handler found later (on a lazy bean, created after
+ * the start) is registered as it is found: it joins its subscription when that consumes already, and otherwise
+ * starts it with its settings.
  *
  * @since 0.1.0
  */
@@ -33,6 +36,8 @@ public class EventBusLifecycle implements SmartLifecycle {
     private final LocalQueueProperties.Bus properties;
     private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
     private final @Nullable QueueSettings settings;
+    private final Object registration = new Object();
+    private boolean handedOver;
     private volatile boolean running;
 
     /**
@@ -55,13 +60,45 @@ public class EventBusLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (handlers != null) {
-            handlers.handOver(this::register);
+        synchronized (registration) {
+            if (handlers != null && !handedOver) {
+                handedOver = true;
+                handlers.handOver(this::accept);
+            }
+            applySubscriptionSettings();
+            for (String name : bus.topology().subscriptionNames()) {
+                applyRetry(name);
+            }
+            bus.start();
+            running = true;
         }
-        applySubscriptionSettings();
-        applyRetries();
-        bus.start();
-        running = true;
+    }
+
+    /** Registers a method found before the start, or one found later, whose subscription it starts if need be. */
+    private void accept(EventHandlerEndpoint endpoint) {
+        synchronized (registration) {
+            if (!running) {
+                register(endpoint);
+                return;
+            }
+            String name = endpoint.subscriptionName();
+            if (bus.topology().hasSubscription(name) && bus.subscription(name).config().frozen()
+                    && endpoint.configuresSubscription()) {
+                throw new InvalidHandlerMethodException("@EventHandler", endpoint.id(), "cannot be registered: "
+                        + "subscription '" + name + "' consumes already, so its concurrency, handlerTimeout and "
+                        + "permanentErrors can no longer change; set them on the handler registered first, or in "
+                        + "localqueue.bus.subscriptions." + name, null);
+            }
+            register(endpoint);
+            LocalQueueProperties.SubscriptionSettings configured = properties.getSubscriptions().get(name);
+            if (configured != null && !bus.subscription(name).config().frozen()) {
+                apply(name, configured);
+            }
+            applyRetry(name);
+            bus.start();
+            log.info("Event handler {} was registered after the bus started (its bean was created late); "
+                    + "subscription '{}' consumes it", endpoint.id(), name);
+        }
     }
 
     @Override
@@ -91,19 +128,15 @@ public class EventBusLifecycle implements SmartLifecycle {
     }
 
     /**
-     * Gives every subscription without a retry policy the one its queue would have as a queue: the delivery budget
-     * and the backoff of {@code localqueue.delivery.*} (or of {@code localqueue.queues.<its queue>.delivery.*}).
+     * Gives a subscription without a retry policy the one its queue would have as a queue: the delivery budget and
+     * the backoff of {@code localqueue.delivery.*} (or of {@code localqueue.queues.<its queue>.delivery.*}).
      */
-    private void applyRetries() {
+    private void applyRetry(String name) {
         QueueSettings queues = settings;
-        if (queues == null) {
-            return;
-        }
-        for (String name : bus.topology().subscriptionNames()) {
-            SubscriptionConfig config = bus.subscription(name).config();
-            if (config.retry() == null) {
-                config.retry(queues.retryFor(queueOf(name)));
-            }
+        Subscription subscription = bus.subscription(name);
+        SubscriptionConfig config = subscription.config();
+        if (queues != null && !config.frozen() && config.retry() == null) {
+            config.retry(queues.retryFor(subscription.queueName()));
         }
     }
 
@@ -126,12 +159,15 @@ public class EventBusLifecycle implements SmartLifecycle {
                 config.permanentErrors(endpoint.permanentErrors().toArray(Class[]::new));
             }
         } catch (IllegalArgumentException | IllegalStateException refused) {
-            throw new IllegalStateException("@EventHandler method " + endpoint.id() + " cannot be registered: "
+            throw new InvalidHandlerMethodException("@EventHandler", endpoint.id(), "cannot be registered: "
                     + refused.getMessage(), refused);
         }
     }
 
-    /** Applies each configured subscription's settings; one the bus does not know is a configuration error. */
+    /**
+     * Applies each configured subscription's settings, except to one that consumed already (a restart); one the bus
+     * does not know is a configuration error.
+     */
     private void applySubscriptionSettings() {
         for (Map.Entry<String, LocalQueueProperties.SubscriptionSettings> entry
                 : properties.getSubscriptions().entrySet()) {
@@ -140,29 +176,38 @@ public class EventBusLifecycle implements SmartLifecycle {
             try {
                 subscription = bus.subscription(entry.getKey());
             } catch (IllegalArgumentException unknown) {
-                throw new InvalidConfigurationPropertyValueException(prefix, entry.getKey(), unknown.getMessage());
+                throw new InvalidConfigurationPropertyValueException(prefix, entry.getKey(), unknown.getMessage()
+                        + " (a subscription whose only handler is on a lazy bean is declared in "
+                        + "localqueue.bus.topology)");
             }
-            SubscriptionConfig config = subscription.config();
-            LocalQueueProperties.SubscriptionSettings settings = entry.getValue();
-            if (settings.getConcurrency() != null) {
-                set(prefix + ".concurrency", settings.getConcurrency(), () -> config.concurrency(
-                        settings.getConcurrency()));
+            if (!subscription.config().frozen()) {
+                apply(entry.getKey(), entry.getValue());
             }
-            if (settings.getHandlerTimeout() != null) {
-                set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
-                        settings.getHandlerTimeout()));
-            }
-            LocalQueueProperties.RetrySettings retry = settings.getRetry();
-            if (retry.isSet()) {
-                set(prefix + ".retry", describe(retry), () -> config.retry(policy(entry.getKey(), retry)));
-            }
+        }
+    }
+
+    /** Applies one subscription's configured settings, naming the property the bus refuses. */
+    private void apply(String name, LocalQueueProperties.SubscriptionSettings settings) {
+        String prefix = "localqueue.bus.subscriptions." + name;
+        SubscriptionConfig config = bus.subscription(name).config();
+        if (settings.getConcurrency() != null) {
+            set(prefix + ".concurrency", settings.getConcurrency(), () -> config.concurrency(
+                    settings.getConcurrency()));
+        }
+        if (settings.getHandlerTimeout() != null) {
+            set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
+                    settings.getHandlerTimeout()));
+        }
+        LocalQueueProperties.RetrySettings retry = settings.getRetry();
+        if (retry.isSet()) {
+            set(prefix + ".retry", describe(retry), () -> config.retry(policy(name, retry)));
         }
     }
 
     /** The policy the retry settings describe, unset values taken from the core's defaults and the queue's budget. */
     private RetryPolicy policy(String subscription, LocalQueueProperties.RetrySettings retry) {
         int maxAttempts = retry.getMaxAttempts() != null ? retry.getMaxAttempts()
-                : settings != null ? settings.deliveryFor(queueOf(subscription)).maxAttempts()
+                : settings != null ? settings.deliveryFor(bus.subscription(subscription).queueName()).maxAttempts()
                 : DeliveryPolicy.defaults().maxAttempts();
         if (retry.getType() == LocalQueueProperties.RetryKind.FIXED) {
             return RetryPolicy.fixed(maxAttempts, retry.getDelay() == null ? Duration.ZERO : retry.getDelay());
@@ -176,10 +221,6 @@ public class EventBusLifecycle implements SmartLifecycle {
                 retry.getMultiplier() != null ? retry.getMultiplier() : RetryPolicy.DEFAULT_MULTIPLIER,
                 retry.getMaxDelay() != null ? retry.getMaxDelay() : RetryPolicy.DEFAULT_MAX_DELAY,
                 retry.getJitter() == null || retry.getJitter());
-    }
-
-    private String queueOf(String subscription) {
-        return EventBus.QUEUE_PREFIX + bus.name() + ":" + subscription;
     }
 
     private static String describe(LocalQueueProperties.RetrySettings retry) {

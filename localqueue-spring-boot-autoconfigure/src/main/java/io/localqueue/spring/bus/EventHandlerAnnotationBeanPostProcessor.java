@@ -4,6 +4,7 @@ import io.localqueue.bus.EventContext;
 import io.localqueue.spring.EventHandler;
 import io.localqueue.spring.listener.AnnotationValues;
 import io.localqueue.spring.listener.EndpointCollector;
+import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -61,7 +62,7 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
         Class<?>[] parameters = method.getParameterTypes();
         int event = EventHandlerMethods.eventParameter(method);
         if (event < 0) {
-            throw new IllegalStateException("@EventHandler method " + where + " must take the event and, optionally, "
+            throw new InvalidHandlerMethodException("@EventHandler", where, "must take the event and, optionally, "
                     + "an EventContext; it takes " + Arrays.toString(parameters));
         }
         int context = -1;
@@ -72,8 +73,8 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
         }
         Class<?> eventType = parameters[event];
         if (eventType.isInterface() || Modifier.isAbstract(eventType.getModifiers()) || eventType.isPrimitive()) {
-            throw new IllegalStateException("@EventHandler method " + where + " takes " + eventType.getName()
-                    + ", which is not a concrete event class");
+            throw new InvalidHandlerMethodException("@EventHandler", where, "takes " + eventType.getName()
+                    + ", which is not a concrete event class", null);
         }
         String subscription = StringUtils.hasText(annotation.subscription())
                 ? values.resolve(annotation.subscription()).trim() : null;

@@ -27,6 +27,16 @@ record EventHandlerEndpoint(String id, Object bean, Method method, Class<?> even
                             @Nullable Duration handlerTimeout, List<Class<? extends Throwable>> permanentErrors)
         implements io.localqueue.bus.EventHandler<Object> {
 
+    /** Tells whether the method's attributes set anything of its subscription. */
+    boolean configuresSubscription() {
+        return concurrency != null || handlerTimeout != null || !permanentErrors.isEmpty();
+    }
+
+    /** Returns the subscription the method is registered on: the one it names, else its event type's. */
+    String subscriptionName() {
+        return subscription != null ? subscription : io.localqueue.bus.EventBus.typeNameOf(eventType);
+    }
+
     @Override
     public @Nullable Object handle(Object event, EventContext context) throws Exception {
         Object[] arguments = new Object[method.getParameterCount()];

@@ -37,7 +37,7 @@ public final class AnnotationValues {
      * @param value the value as written; empty when not set
      * @param where the method, as "bean.method"
      * @return the number, or null when not set
-     * @throws IllegalStateException naming the method and attribute when the value is not a positive number
+     * @throws InvalidHandlerMethodException naming the method and attribute when the value is not a positive number
      */
     public @Nullable Integer positive(String attribute, String value, String where) {
         if (!StringUtils.hasText(value)) {
@@ -51,7 +51,7 @@ public final class AnnotationValues {
             }
             return number;
         } catch (NumberFormatException invalid) {
-            throw new IllegalStateException(annotation + " method " + where + " has " + attribute + " '" + resolved
+            throw new InvalidHandlerMethodException(annotation, where, "has " + attribute + " '" + resolved
                     + "'; it must be a positive whole number", invalid);
         }
     }
@@ -63,7 +63,7 @@ public final class AnnotationValues {
      * @param value the value as written; empty when not set
      * @param where the method, as "bean.method"
      * @return the duration, or null when not set
-     * @throws IllegalStateException naming the method and attribute when the value is not a duration
+     * @throws InvalidHandlerMethodException naming the method and attribute when the value is not a duration
      */
     public @Nullable Duration duration(String attribute, String value, String where) {
         if (!StringUtils.hasText(value)) {
@@ -73,7 +73,7 @@ public final class AnnotationValues {
         try {
             return DurationFormatterUtils.detectAndParse(resolved);
         } catch (IllegalArgumentException invalid) {
-            throw new IllegalStateException(annotation + " method " + where + " has " + attribute + " '" + resolved
+            throw new InvalidHandlerMethodException(annotation, where, "has " + attribute + " '" + resolved
                     + "'; it must be a duration such as 500ms or PT0.5S", invalid);
         }
     }

@@ -102,7 +102,7 @@ public final class ListenerSignature {
     }
 
     private static IllegalStateException refused(String where, String problem) {
-        return new IllegalStateException("@QueueListener method " + where + " " + problem);
+        return new InvalidHandlerMethodException("@QueueListener", where, problem);
     }
 
     /**

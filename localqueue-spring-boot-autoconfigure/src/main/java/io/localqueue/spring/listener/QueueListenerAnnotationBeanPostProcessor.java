@@ -67,14 +67,14 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
         String where = beanName + "." + method.getName();
         String queue = resolve(annotation.queue());
         if (!StringUtils.hasText(queue)) {
-            throw new IllegalStateException("@QueueListener method " + where + " names no queue");
+            throw new InvalidHandlerMethodException("@QueueListener", where, "names no queue");
         }
         ListenerSignature signature = ListenerSignature.of(method, AopUtils.getTargetClass(bean), annotation.batch(),
                 where);
         AckMode ackMode = ackMode(annotation.ackMode(), signature, where);
         if (!signature.batch() && (StringUtils.hasText(annotation.batchSize())
                 || StringUtils.hasText(annotation.batchWait()))) {
-            throw new IllegalStateException("@QueueListener method " + where + " sets batchSize or batchWait but is "
+            throw new InvalidHandlerMethodException("@QueueListener", where, "sets batchSize or batchWait but is "
                     + "not a batch listener; add batch = true");
         }
         String id = StringUtils.hasText(annotation.id()) ? resolve(annotation.id()) : where;
@@ -105,11 +105,11 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
         try {
             mode = AckMode.valueOf(resolved.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException invalid) {
-            throw new IllegalStateException("@QueueListener method " + where + " has ackMode '" + resolved
+            throw new InvalidHandlerMethodException("@QueueListener", where, "has ackMode '" + resolved
                     + "'; it must be AUTO or MANUAL", invalid);
         }
         if (mode == AckMode.AUTO && signature.takesAcknowledgement()) {
-            throw new IllegalStateException("@QueueListener method " + where + " takes an Acknowledgement but has "
+            throw new InvalidHandlerMethodException("@QueueListener", where, "takes an Acknowledgement but has "
                     + "ackMode AUTO; only MANUAL provides one");
         }
         return mode;

@@ -5,44 +5,22 @@ import static org.awaitility.Awaitility.await;
 
 import io.localqueue.Job;
 import io.localqueue.SimpleQueue;
-import io.localqueue.spring.AppHttp;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class LocalQueueEndpointHttpTest {
+class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
 
-    private static final JsonMapper JSON = JsonMapper.shared();
-
-    @TempDir
-    Path dir;
-
-    private final AppHttp http = new AppHttp();
-    private final List<ConfigurableApplicationContext> started = new ArrayList<>();
-
-    @AfterEach
-    void closeApplications() {
-        started.forEach(ConfigurableApplicationContext::close);
-    }
 
     @Test
     void readOperationsListQueuesDiagnosticsListenersAndHealth() throws Exception {
@@ -263,14 +241,7 @@ class LocalQueueEndpointHttpTest {
     // ---------------------------------------------------------------- support
 
     private ConfigurableApplicationContext start(String... extra) {
-        List<String> properties = new ArrayList<>(List.of("server.port=0", "localqueue.path=" + dir,
-                "management.endpoints.web.exposure.include=health,localqueue",
-                "management.endpoint.health.show-details=always", "spring.main.banner-mode=off"));
-        properties.addAll(List.of(extra));
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
-                .properties(properties.toArray(String[]::new)).run();
-        started.add(app);
-        return app;
+        return start(App.class, extra);
     }
 
     private static long deadLetter(ConfigurableApplicationContext app, String queueName) {

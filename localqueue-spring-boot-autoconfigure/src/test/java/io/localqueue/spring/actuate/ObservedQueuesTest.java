@@ -104,7 +104,7 @@ class ObservedQueuesTest extends ContextRunnerTestBase {
                     LocalQueueEndpoint.QueueDescriptor described = endpoint.queue("watched");
                     assertThat(described.diagnostics().ready()).isEqualTo(1);
                     assertThat(described.observedAgeSeconds()).isEqualTo(2.0);
-                    DeadLetterPage page = endpoint.deadLetters("watched", LocalQueueEndpoint.DEAD_LETTERS, null, null);
+                    DeadLetterPage page = endpoint.deadLetters("watched", null, null);
                     assertThat(page.deadLetters()).hasSize(1);
                     assertThat(page.total()).as("as last counted").isZero();
 
@@ -112,7 +112,7 @@ class ObservedQueuesTest extends ContextRunnerTestBase {
                     await().atMost(BOUND).until(() -> endpoint.queue("watched").diagnostics().failed() == 1);
                     assertThat(failed.value()).isEqualTo(1.0);
                     assertThat(endpoint.queue("watched").observedAgeSeconds()).isZero();
-                    assertThat(endpoint.deadLetters("watched", LocalQueueEndpoint.DEAD_LETTERS, null, null).total())
+                    assertThat(endpoint.deadLetters("watched", null, null).total())
                             .isEqualTo(1);
                 });
     }

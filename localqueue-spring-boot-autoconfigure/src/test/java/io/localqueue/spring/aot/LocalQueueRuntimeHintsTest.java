@@ -65,6 +65,12 @@ class LocalQueueRuntimeHintsTest {
                 .accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(QueueDiagnostics.class, "ready"))
                 .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LocalQueueEndpoint.BusDescriptor.class,
+                "subscriptions")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                LocalQueueEndpoint.SubscriptionDescriptor.class, "activeDeliveries")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(io.localqueue.bus.ExecutionResult.class,
+                "itemsCommitted")).accepts(hints);
     }
 
     @Test

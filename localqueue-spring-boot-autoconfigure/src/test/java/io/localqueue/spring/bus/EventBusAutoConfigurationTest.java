@@ -158,6 +158,41 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
         }
     }
 
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLifecycle {
+        @Bean
+        EventBusLifecycle ownLifecycle(EventBus bus) {
+            return new EventBusLifecycle(bus, new io.localqueue.spring.LocalQueueProperties.Bus(), null, null);
+        }
+    }
+
+    @Test
+    void anApplicationsOwnBusGetsTheLifecycleAndTheHandlers() {
+        onTempDir().withUserConfiguration(OwnBus.class, WelcomerConfiguration.class).run(context -> {
+            EventBus own = context.getBean(EventBus.class);
+            assertThat(own.name()).isEqualTo("own");
+            assertThat(context).hasSingleBean(EventBusLifecycle.class);
+            assertThat(own.isRunning()).isTrue();
+            own.dispatch(new UserCreated("u-9"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> context.getBean(Welcomer.class).welcomed.contains("u-9"));
+        });
+    }
+
+    @Test
+    void theLifecycleAndThePostProcessorBackOffToTheApplicationsOwn() {
+        onTempDir().withUserConfiguration(OwnLifecycle.class).run(context -> {
+            assertThat(context).hasSingleBean(EventBusLifecycle.class);
+            assertThat(context).hasBean("ownLifecycle");
+            assertThat(context.getBean(EventBus.class).isRunning()).isTrue();
+        });
+        onTempDir().withBean("ownProcessor", EventHandlerAnnotationBeanPostProcessor.class,
+                EventHandlerAnnotationBeanPostProcessor::new).run(context -> {
+                    assertThat(context).hasSingleBean(EventHandlerAnnotationBeanPostProcessor.class);
+                    assertThat(context).hasBean("ownProcessor");
+                });
+    }
+
     @Test
     void theBusBacksOffToTheApplicationsAndCanBeTurnedOff() {
         onTempDir().withUserConfiguration(OwnBus.class).run(context -> {

@@ -1,6 +1,7 @@
 package io.localqueue.spring.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.FailureReason;
@@ -12,16 +13,21 @@ import io.localqueue.bus.RejectException;
 import io.localqueue.bus.RetryException;
 import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.EventHandler;
+import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** {@code @EventHandler} methods: delivery, context, emission, retry, rejection, placeholders and bad shapes. */
+@ExtendWith(OutputCaptureExtension.class)
 class EventHandlerTest extends ContextRunnerTestBase {
 
     @BusEvent(name = "user.created")
@@ -86,6 +92,38 @@ class EventHandlerTest extends ContextRunnerTestBase {
         }
     }
 
+    /** Handlers on a subscription that consumes from the start. */
+    static final class Early {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        @EventHandler(subscription = "shared")
+        void created(UserCreated event) {
+            seen.add("created " + event.userId());
+        }
+    }
+
+    /** Handlers of a bean created only when first asked for, after the bus started. */
+    static final class Late {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        @EventHandler(subscription = "late", concurrency = "2")
+        void created(UserCreated event) {
+            seen.add("late " + event.userId());
+        }
+
+        @EventHandler(subscription = "shared")
+        void welcomed(UserWelcomed event) {
+            seen.add("welcomed " + event.userId());
+        }
+    }
+
+    /** A late handler that would change a consuming subscription's settings. */
+    static final class LateResizer {
+        @EventHandler(subscription = "shared", concurrency = "4")
+        void flaky(Flaky event) {
+        }
+    }
+
     @Test
     void handlersReceiveTheirEventsEmitWithTheirAckAndFollowRetriesAndRejections() {
         onTempDir().withUserConfiguration(HandlerConfiguration.class)
@@ -135,6 +173,51 @@ class EventHandlerTest extends ContextRunnerTestBase {
                     assertThat(retry.delayAfter(1)).isEqualTo(Duration.ofMillis(200));
                     assertThat(retry.delayAfter(2)).isEqualTo(Duration.ofMillis(400));
                 });
+    }
+
+    @Test
+    void handlersOfALazyBeanStartTheirSubscriptionOrJoinAConsumingOne() {
+        onTempDir().withBean(Early.class).withBean("late", Late.class, Late::new,
+                definition -> definition.setLazyInit(true)).run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    assertThat(bus.topology().hasSubscription("late")).isFalse();
+
+                    Late late = context.getBean(Late.class);
+
+                    assertThat(bus.subscription("late").consuming()).isTrue();
+                    assertThat(bus.subscription("late").config().concurrency()).isEqualTo(2);
+                    assertThat(bus.subscription("late").config().retry()).as("the queues' delivery policy")
+                            .isNotNull();
+                    bus.dispatch(new UserCreated("u-1"));
+                    bus.dispatch(new UserWelcomed("u-2"));
+                    await().atMost(Duration.ofSeconds(20)).until(() -> late.seen.size() == 2
+                            && context.getBean(Early.class).seen.size() == 1);
+                    assertThat(late.seen).containsExactlyInAnyOrder("late u-1", "welcomed u-2");
+                    assertThat(context.getBean(Early.class).seen).containsExactly("created u-1");
+                });
+    }
+
+    @Test
+    void aLazyHandlerThatWouldResizeAConsumingSubscriptionIsRefusedAndNotRegistered() {
+        onTempDir().withBean(Early.class).withBean("resizer", LateResizer.class, LateResizer::new,
+                definition -> definition.setLazyInit(true)).run(context -> {
+                    assertThatThrownBy(() -> context.getBean(LateResizer.class)).rootCause()
+                            .isInstanceOf(InvalidHandlerMethodException.class)
+                            .hasMessageContaining("@EventHandler method resizer.flaky cannot be registered")
+                            .hasMessageContaining("subscription 'shared' consumes already");
+                    assertThat(context.getBean(EventBus.class).topology().routes("shared", "user.flaky")).isFalse();
+                });
+    }
+
+    @Test
+    void turningTheBusOffWarnsOfEveryHandlerItLeavesUncalled(CapturedOutput output) {
+        onTempDir().withPropertyValues("localqueue.bus.enabled=false").withUserConfiguration(
+                HandlerConfiguration.class).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(EventBus.class);
+                });
+        assertThat(output).contains("Bean 'handlers' has @EventHandler methods [created, flaky, welcomed] that will "
+                + "never be called: localqueue.bus.enabled is false");
     }
 
     @Test

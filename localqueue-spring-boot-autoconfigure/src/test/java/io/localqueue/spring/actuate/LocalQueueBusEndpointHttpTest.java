@@ -1,0 +1,168 @@
+package io.localqueue.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.localqueue.bus.BusEvent;
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.FailedDelivery;
+import io.localqueue.bus.RejectException;
+import io.localqueue.bus.Subscription;
+import io.localqueue.spring.EventHandler;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
+
+/** The event bus's part of the {@code localqueue} endpoint, of health and of the metrics, over HTTP. */
+class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
+
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    @BusEvent(name = "invoice.issued")
+    record InvoiceIssued(String invoiceId, boolean valid) {
+    }
+
+    @Test
+    void subscriptionsAreReportedWithTheirCountsConsumersDeadLettersAndMeters() throws Exception {
+        ConfigurableApplicationContext app = start();
+        Subscription invoices = dispatchOneGoodOneBad(app);
+
+        JsonNode bus = JSON.readTree(http.get(app, "/actuator/localqueue").body()).path("bus");
+        assertThat(bus.path("name").asString()).isEqualTo("default");
+        assertThat(bus.path("running").asBoolean()).isTrue();
+        assertThat(bus.path("executions").isArray()).isTrue();
+        JsonNode reported = bus.path("subscriptions").path("invoices");
+        assertThat(reported.path("queue").asString()).isEqualTo("__bus__:default:invoices");
+        assertThat(reported.path("routes").path(0).asString()).isEqualTo("invoice.issued");
+        assertThat(reported.path("consuming").asBoolean()).isTrue();
+        assertThat(reported.path("concurrency").asInt()).isEqualTo(2);
+        await().atMost(BOUND).until(() -> JSON.readTree(http.get(app, "/actuator/localqueue/subscriptions/invoices")
+                .body()).path("diagnostics").path("failed").asLong() == 1);
+        JsonNode one = JSON.readTree(http.get(app, "/actuator/localqueue/subscriptions/invoices").body());
+        assertThat(one.path("diagnostics").path("acked").asLong()).isEqualTo(1);
+        assertThat(http.get(app, "/actuator/localqueue/subscriptions/nobody").statusCode()).isEqualTo(404);
+
+        HttpResponse<String> page = http.get(app,
+                "/actuator/localqueue/subscriptions/invoices/dead-letters?limit=5");
+        assertThat(page.statusCode()).isEqualTo(200);
+        JsonNode dead = JSON.readTree(page.body());
+        assertThat(dead.path("queue").asString()).isEqualTo("__bus__:default:invoices");
+        assertThat(dead.path("total").asLong()).isEqualTo(1);
+        assertThat(dead.path("deadLetters").path(0).path("id").asLong())
+                .isEqualTo(invoices.listFailed().get(0).id());
+        assertThat(dead.path("deadLetters").path(0).path("eventType").asString()).isEqualTo("invoice.issued");
+        assertThat(dead.path("deadLetters").path(0).path("reason").asString()).isEqualTo("rejected");
+        assertThat(dead.path("deadLetters").path(0).path("payloadPreview").asString()).contains("inv-bad");
+        assertThat(http.get(app, "/actuator/localqueue/subscriptions/nobody/dead-letters").statusCode())
+                .isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/subscriptions/invoices/other").statusCode()).isEqualTo(404);
+        assertThat(http.get(app, "/actuator/localqueue/subscriptions/invoices/dead-letters?limit=0").statusCode())
+                .isEqualTo(400);
+
+        JsonNode health = JSON.readTree(http.get(app, "/actuator/health").body()).path("components")
+                .path("localqueue").path("details").path("subscriptions").path("invoices");
+        assertThat(health.path("failed").asLong()).isEqualTo(1);
+        assertThat(health.path("consuming").asBoolean()).isTrue();
+
+        JsonNode processed = JSON.readTree(http.get(app, "/actuator/metrics/localqueue.bus.deliveries.processed"
+                + "?tag=subscription:invoices&tag=outcome:dead_lettered").body());
+        assertThat(processed.path("measurements").path(0).path("value").asDouble()).isEqualTo(1.0);
+        JsonNode failedGauge = JSON.readTree(http.get(app, "/actuator/metrics/localqueue.bus.deliveries"
+                + "?tag=subscription:invoices&tag=state:failed").body());
+        assertThat(failedGauge.path("measurements").path(0).path("value").asDouble()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aSubscriptionsDeadLettersAreReplayedOnlyWithWriteAccess() throws Exception {
+        ConfigurableApplicationContext readOnly = start();
+        Subscription invoices = dispatchOneGoodOneBad(readOnly);
+        long id = invoices.listFailed().get(0).id();
+
+        assertThat(http.post(readOnly, "/actuator/localqueue/subscriptions/invoices", "{\"messageId\": " + id + "}")
+                .statusCode()).isIn(403, 404, 405);
+        assertThat(http.post(readOnly, "/actuator/localqueue/subscriptions/invoices/retry-dead-letters", "{}")
+                .statusCode()).isIn(403, 404, 405);
+        assertThat(invoices.listFailed()).hasSize(1);
+        readOnly.close();
+
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+        Handlers handlers = app.getBean(Handlers.class);
+        handlers.acceptEverything = true;
+        Subscription reopened = app.getBean(EventBus.class).subscription("invoices");
+
+        HttpResponse<String> replay = http.post(app, "/actuator/localqueue/subscriptions/invoices",
+                "{\"messageId\": " + id + "}");
+        assertThat(replay.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(replay.body()).path("outcome").asString()).isEqualTo("RETRIED");
+        await().atMost(BOUND).until(() -> handlers.accepted.contains("inv-bad"));
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices", "{\"messageId\": " + id + "}")
+                .statusCode()).isEqualTo(404);
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/nobody", "{\"messageId\": 1}").statusCode())
+                .isEqualTo(404);
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices", "{}").statusCode()).isEqualTo(400);
+
+        handlers.acceptEverything = false;
+        EventBus bus = app.getBean(EventBus.class);
+        bus.dispatch(new InvoiceIssued("inv-bad-2", false));
+        bus.dispatch(new InvoiceIssued("inv-bad-3", false));
+        await().atMost(BOUND).until(() -> reopened.listFailed().size() == 2);
+        handlers.acceptEverything = true;
+        HttpResponse<String> all = http.post(app, "/actuator/localqueue/subscriptions/invoices/retry-dead-letters",
+                "{}");
+        assertThat(all.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(all.body()).path("affected").asInt()).isEqualTo(2);
+        await().atMost(BOUND).until(() -> handlers.accepted.containsAll(List.of("inv-bad-2", "inv-bad-3")));
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/purge", "{}").statusCode())
+                .isEqualTo(404);
+        List<FailedDelivery> left = reopened.listFailed();
+        assertThat(left).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- support
+
+    private Subscription dispatchOneGoodOneBad(ConfigurableApplicationContext app) {
+        EventBus bus = app.getBean(EventBus.class);
+        bus.dispatch(new InvoiceIssued("inv-good", true));
+        bus.dispatch(new InvoiceIssued("inv-bad", false));
+        Subscription invoices = bus.subscription("invoices");
+        await().atMost(BOUND).until(() -> invoices.stats().acked() == 1 && invoices.stats().failed() == 1);
+        return invoices;
+    }
+
+    private ConfigurableApplicationContext start(String... extra) {
+        List<String> properties = new ArrayList<>(List.of(extra));
+        properties.add("localqueue.actuator.max-age=1ms");
+        return start(App.class, properties.toArray(String[]::new));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration(exclude = DataSourceAutoConfiguration.class)
+    static class App {
+        @Bean
+        Handlers handlers() {
+            return new Handlers();
+        }
+    }
+
+    static class Handlers {
+        final List<String> accepted = new CopyOnWriteArrayList<>();
+        volatile boolean acceptEverything;
+
+        @EventHandler(subscription = "invoices", concurrency = "2")
+        void issued(InvoiceIssued invoice) {
+            if (!invoice.valid() && !acceptEverything) {
+                throw new RejectException("invoice " + invoice.invoiceId() + " has no customer");
+            }
+            accepted.add(invoice.invoiceId());
+        }
+    }
+}
