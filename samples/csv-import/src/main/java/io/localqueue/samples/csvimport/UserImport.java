@@ -1,0 +1,238 @@
+package io.localqueue.samples.csvimport;
+
+import io.localqueue.bus.CheckpointState;
+import io.localqueue.bus.CsvRow;
+import io.localqueue.bus.CsvSource;
+import io.localqueue.bus.EventBus;
+import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.FailedDelivery;
+import io.localqueue.bus.SourceChangedException;
+import io.localqueue.bus.SourceDefinition;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.ExitCodeGenerator;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs the import once the application has started: generates the CSV when it is missing, executes the source
+ * {@code users:<import-id>} to completion (every row committed, every delivery acknowledged or a dead letter) while
+ * the {@link UserCreator} handlers consume, and prints the execution's report. A stop in the middle (Ctrl-C) ends
+ * the execution where it stands, and the next run resumes it after the last committed batch.
+ *
+ * @since 0.1.0
+ */
+@Component
+public class UserImport implements ApplicationRunner, ExitCodeGenerator {
+
+    /** The exit code of an import stopped before it completed, as a shell reports Ctrl-C. */
+    static final int STOPPED = 130;
+
+    /** The exit code of an import whose file changed since it began. */
+    static final int SOURCE_CHANGED = 2;
+
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+    private final EventBus bus;
+    private final UserApi api;
+    private final CsvImportProperties properties;
+    private final PrintStream out = System.out;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private @Nullable Thread runner;
+    private volatile boolean stopping;
+    private volatile int exitCode;
+    private volatile @Nullable Report report;
+
+    UserImport(EventBus bus, UserApi api, CsvImportProperties properties) {
+        this.bus = bus;
+        this.api = api;
+        this.properties = properties;
+    }
+
+    /**
+     * Imports the configured file, generating it first when it does not exist.
+     *
+     * @param args the application's arguments (unused)
+     * @throws IOException when the file cannot be generated
+     * @since 0.1.0
+     */
+    @Override
+    public void run(ApplicationArguments args) throws IOException {
+        synchronized (lock) {
+            if (stopping) {
+                finished.countDown();
+                return;
+            }
+            runner = Thread.currentThread();
+        }
+        try {
+            importUsers();
+        } catch (IOException | RuntimeException failure) {
+            if (!stopping) {
+                throw failure;
+            }
+            exitCode = STOPPED;
+            out.printf("Import stopped (%s). Run the same command again to resume.%n", failure);
+        } finally {
+            synchronized (lock) {
+                runner = null;
+                if (stopping) {
+                    Thread.interrupted();   // the interruption was the stop's, and is handled
+                }
+            }
+            finished.countDown();
+        }
+    }
+
+    private void importUsers() throws IOException {
+        Path file = properties.file().toAbsolutePath().normalize();
+        if (Files.notExists(file)) {
+            UsersCsv.Summary generated = UsersCsv.write(file, properties.rows());
+            out.printf(Locale.ROOT, "Generated %s: %,d rows, %,d distinct users, %,d of them with an invalid email%n",
+                    file, generated.rows(), generated.users(), generated.invalidUsers());
+        } else {
+            out.printf("Importing %s (delete it to generate a new one)%n", file);
+        }
+        String importId = properties.importId();
+        String checkpoint = "users:" + importId;
+        SourceDefinition<CsvRow> users = bus.source(CsvSource.of(file), checkpoint,
+                row -> new UserCreationRequested(importId, row.get("external_id"), row.get("name"),
+                        row.get("email")));
+        users.config().batchSize(properties.batchSize()).maxPending(properties.maxPending());
+        long rowsBefore = committedRows(checkpoint);
+        Instant startedAt = Instant.now();
+        long started = System.nanoTime();
+        ExecutionResult result;
+        try {
+            result = bus.execute(users);   // resumes the execution a stopped run began
+        } catch (SourceChangedException changed) {
+            exitCode = SOURCE_CHANGED;
+            out.printf("%s changed since import %s began: %s%nGive another csv-import.import-id to import it anew.%n",
+                    file, importId, changed.getMessage());
+            return;
+        } catch (RuntimeException failure) {
+            if (!stopping) {
+                throw failure;
+            }
+            Thread.interrupted();
+            exitCode = STOPPED;
+            out.printf(Locale.ROOT, "Import %s stopped: %,d of its rows committed, %,d users in the user API so "
+                    + "far. Run the same command again to resume.%n", checkpoint, committedRows(checkpoint),
+                    api.count());
+            return;
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        Report done = new Report(result, rowsBefore, api.created(), elapsed,
+                result.completedAt() != null && result.completedAt().isBefore(startedAt));
+        report = done;
+        exitCode = result.completed() ? 0 : 1;
+        print(file, done);
+    }
+
+    /**
+     * Stops a running import when the application closes (Ctrl-C), before the bus stops: the execution gives up,
+     * releases its hold on the source, and keeps everything it committed.
+     *
+     * @param closed the event
+     * @since 0.1.0
+     */
+    @EventListener
+    public void onClose(ContextClosedEvent closed) {
+        synchronized (lock) {
+            stopping = true;
+            if (runner == null || runner == Thread.currentThread()) {
+                return;
+            }
+            out.println("Stopping the import; what it committed stays.");
+            runner.interrupt();
+        }
+        try {
+            if (!finished.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                out.printf("The import did not stop within %s; the next run waits until its hold on the source "
+                        + "runs out (localqueue.bus.execution-lease)%n", STOP_WAIT);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Returns the exit code: 0 once the import completed, dead letters included.
+     *
+     * @return the exit code
+     * @since 0.1.0
+     */
+    @Override
+    public int getExitCode() {
+        return exitCode;
+    }
+
+    /** Returns the report of the import this run completed, or null when it did not complete one. */
+    @Nullable Report report() {
+        return report;
+    }
+
+    private long committedRows(String checkpoint) {
+        return bus.checkpoint(checkpoint).inspect().map(CheckpointState::itemsCommitted).orElse(0L);
+    }
+
+    private void print(Path file, Report done) {
+        ExecutionResult result = done.result();
+        double seconds = Math.max(done.elapsed().toNanos(), 1) / 1e9;
+        long rowsNow = result.itemsCommitted() - done.rowsBefore();
+        String state;
+        if (!result.completed()) {
+            state = "not completed";
+        } else if (done.alreadyCompleted()) {
+            state = "completed by an earlier run (another csv-import.import-id imports the file again)";
+        } else if (result.resumed()) {
+            state = String.format(Locale.ROOT, "completed, resumed (%,d rows were committed by an earlier run)",
+                    done.rowsBefore());
+        } else {
+            state = "completed";
+        }
+        out.printf("Import %s of %s: %s%n", result.checkpointName(), file, state);
+        out.printf(Locale.ROOT, "  rows          %,d committed in %,d batches, %,d of them by this run%n",
+                result.itemsCommitted(), result.batchesCommitted(), rowsNow);
+        out.printf(Locale.ROOT, "  events        %,d stored; %,d repeated rows matched a stored identity%n",
+                result.deliveriesInserted(), result.deliveriesDeduplicated());
+        out.printf(Locale.ROOT, "  deliveries    %,d acknowledged, %,d failed (dead letters), %,d ready, %,d in "
+                + "progress%n", result.deliveriesAcknowledged(), result.deliveriesFailed(), result.deliveriesReady(),
+                result.deliveriesProcessing());
+        out.printf(Locale.ROOT, "  users         %,d in the user API, %,d created by this run; %,d busy refusals "
+                + "retried%n", api.count(), done.usersCreated(), api.refusals());
+        List<FailedDelivery> dead = bus.subscription(UserCreationRequested.NAME).listFailed(3, 0);
+        for (FailedDelivery letter : dead) {
+            out.printf("  dead letter   %s (%s, %s)%n", letter.lastError(), letter.reason().value(),
+                    letter.failureCategory());
+        }
+        out.printf(Locale.ROOT, "  time          %.1f s%s%n", seconds,
+                rowsNow == 0 ? "" : String.format(Locale.ROOT, ", %,.0f rows/s", rowsNow / seconds));
+    }
+
+    /**
+     * A completed run of the import.
+     *
+     * @param result the execution's result
+     * @param rowsBefore the rows committed by earlier runs
+     * @param usersCreated the users this run (this process) created
+     * @param elapsed how long this run's execution took
+     * @param alreadyCompleted whether an earlier run had completed the import
+     */
+    record Report(ExecutionResult result, long rowsBefore, long usersCreated, Duration elapsed,
+                  boolean alreadyCompleted) {
+    }
+}
