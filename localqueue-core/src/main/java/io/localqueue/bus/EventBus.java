@@ -603,13 +603,36 @@ public final class EventBus implements AutoCloseable {
 
     /**
      * Stops consuming, waiting up to {@code timeout} for running handlers, then interrupting those still running:
-     * their deliveries are handed back without being counted.
+     * their deliveries are handed back without being counted. First it ends the executions running in this process
+     * (within the same wait): each settles its batch in flight, releases its source lease and throws
+     * {@link ExecutionStoppedException} to its caller, so that the next {@code execute} resumes it at once.
      *
      * @param timeout the longest wait, zero or more
      * @return true when every handler finished in time
      */
     public boolean stop(Duration timeout) {
         io.localqueue.internal.time.Durations.requireNonNegativeMillis(timeout, "timeout");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        endExecutions(deadline);
+        return stopConsumers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
+    /** Asks every execution running here to end, and waits for their calls to return, until the deadline. */
+    private void endExecutions(long deadlineNanos) {
+        if (executions.isEmpty()) {
+            return;
+        }
+        executions.forEach(Execution::requestStop);
+        try {
+            while (!executions.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean stopConsumers(Duration timeout) {
         synchronized (lifecycle) {
             boolean drained = true;
             for (SubscriptionConsumer consumer : consumers.values()) {
@@ -647,13 +670,23 @@ public final class EventBus implements AutoCloseable {
         return running;
     }
 
+    /**
+     * Ends the executions running here and stops consuming, as {@link #stop()} does, then releases the file; a second
+     * call does nothing.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        // Outside the lock: an ending execution takes it to stop the consumers it started.
+        long deadline = System.nanoTime() + DEFAULT_SHUTDOWN_TIMEOUT.toNanos();
+        endExecutions(deadline);
         synchronized (lifecycle) {
             if (closed) {
                 return;
             }
-            stop();
+            stopConsumers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             closed = true;
             engines.values().forEach(QueueEngine::close);
             database.close();
@@ -764,7 +797,7 @@ public final class EventBus implements AutoCloseable {
         synchronized (lifecycle) {
             if (managedRunner && --runnerUsers == 0) {
                 managedRunner = false;
-                stop(drain ? DEFAULT_SHUTDOWN_TIMEOUT : Duration.ZERO);
+                stopConsumers(drain ? DEFAULT_SHUTDOWN_TIMEOUT : Duration.ZERO);
             }
         }
     }

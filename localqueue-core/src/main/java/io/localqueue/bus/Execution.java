@@ -40,6 +40,7 @@ final class Execution<T> {
     /** The execution's id and whether it was resumed, once it is open. */
     private volatile @Nullable String openedId;
     private volatile boolean resumedCall;
+    private volatile boolean stopRequested;
 
     Execution(EventBus bus, SourceDefinition<T> definition, @Nullable Duration timeout) {
         this.bus = bus;
@@ -130,14 +131,14 @@ final class Execution<T> {
         try {
             Ingestion<T> ingestion = bus.resumableIngestion(definition.source(), definition.checkpoint(),
                     definition.transform(), definition.config().batchSize(), definition.config().maxPending(),
-                    new Membership(id), this::pastDeadline);
+                    new Membership(id), this::mustEnd);
             try {
                 ingestion.run();
             } catch (Ingestion.IngestionStopped stopped) {
-                throw timedOut(id);
+                throw ended(id);
             }
             if (ingestion.stopped()) {
-                throw timedOut(id);
+                throw ended(id);
             }
             boolean completed = bus.writeExecution("complete an execution's source",
                     writes -> writes.completeSource(id, receipt, bus.now()));
@@ -156,6 +157,14 @@ final class Execution<T> {
                         failure);
             }
         }
+    }
+
+    /**
+     * Asks the call to end at its next batch or poll: it releases its source lease and throws
+     * {@link ExecutionStoppedException}; what it committed stays.
+     */
+    void requestStop() {
+        stopRequested = true;
     }
 
     /** Reads where the execution stands now; null until it is open. */
@@ -205,8 +214,8 @@ final class Execution<T> {
     }
 
     private void pauseOrTimeOut(String id) {
-        if (pastDeadline()) {
-            throw timedOut(id);
+        if (mustEnd()) {
+            throw ended(id);
         }
         try {
             Thread.sleep(POLL_MILLIS);
@@ -216,11 +225,18 @@ final class Execution<T> {
         }
     }
 
-    private boolean pastDeadline() {
-        return System.nanoTime() - deadlineNanos >= 0;
+    private boolean mustEnd() {
+        return stopRequested || System.nanoTime() - deadlineNanos >= 0;
     }
 
-    private ExecutionTimeoutException timedOut(String id) {
+    /** The end of a call told to stop, or past its timeout. */
+    private LocalQueueException ended(String id) {
+        if (stopRequested) {
+            logProgress(id);
+            log.info("Execution {} of '{}' stopped with the event bus: it releases its source lease, and the next "
+                    + "execute resumes it after the last committed batch", id, definition.name());
+            return new ExecutionStoppedException(uuid(id));
+        }
         return new ExecutionTimeoutException(uuid(id), java.util.Objects.requireNonNull(timeout));
     }
 

@@ -106,7 +106,12 @@ final class Ingestion<T> {
                 for (int i = 0; i < items.size(); i++) {
                     events.add(eventOf(items.get(i).value(), itemsRead + i + 1));
                 }
-                Fanout.Plan plan = bus.plan(events, null);
+                Fanout.Plan plan;
+                try {
+                    plan = bus.plan(events, null);
+                } catch (InvalidEventIdentityException invalid) {
+                    throw located(invalid, items, events);
+                }
                 if (bus.requiresSubscribers() && !plan.unrouted().isEmpty()) {
                     throw new NoSubscribersException(plan.unrouted().get(0));
                 }
@@ -122,10 +127,34 @@ final class Ingestion<T> {
     private Object eventOf(T item, long index) {
         Object event = transform.apply(item);
         if (event == null) {
-            throw new IllegalArgumentException("the transform returned null for source item " + index
+            throw new IllegalArgumentException("the transform returned null for " + describe(item, index)
                     + "; it must return an event");
         }
         return event;
+    }
+
+    /**
+     * Names the source item whose event has the invalid identity that refused its batch: the first one of the batch
+     * that refuses it alone (nothing of the batch was written).
+     */
+    private InvalidEventIdentityException located(InvalidEventIdentityException invalid,
+                                                  List<SourceRecord<T>> items, List<Object> events) {
+        for (int i = 0; i < events.size(); i++) {
+            try {
+                bus.plan(List.of(events.get(i)), null);
+            } catch (InvalidEventIdentityException refused) {
+                return new InvalidEventIdentityException(describe(items.get(i).value(), itemsRead + i + 1) + ": "
+                        + refused.getMessage() + "; nothing of its batch was committed, and the ingestion stops "
+                        + "there until the item is fixed");
+            }
+        }
+        return invalid;
+    }
+
+    /** Names a source item by its 1-based position, and a CSV row by its record and line too. */
+    private static String describe(Object item, long index) {
+        return item instanceof CsvRow row ? "source item " + index + " (CSV record " + row.recordNumber() + ", line "
+                + row.lineNumber() + ")" : "source item " + index;
     }
 
     /** Commits items with their plan, waiting for room or splitting as the pending limit requires. */

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SubscriptionConsumer {
 
-    private static final Logger log = LoggerFactory.getLogger(EventBus.class);
+    /** Deliveries' outcomes log here, apart from the bus's own lines (an execution's progress among them). */
+    private static final Logger log = LoggerFactory.getLogger(Subscription.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final EventBus bus;
@@ -294,7 +295,7 @@ final class SubscriptionConsumer {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
                     (outcome, failure) -> {
-                        report(row, outcome, failure, lastError);
+                        report(row, outcome, failure, lastError, reason);
                         if (outcome != null) {
                             observe(ran, outcome);
                         }
@@ -306,15 +307,19 @@ final class SubscriptionConsumer {
     }
 
     private void report(ClaimedRow row, @Nullable JobOutcome outcome, @Nullable RuntimeException failure,
-                        @Nullable String lastError) {
+                        @Nullable String lastError, @Nullable FailureReason reason) {
         if (failure != null) {
             log.error("Recording the result of delivery {} in '{}' failed; it will be delivered again after its "
                     + "lease", row.id(), queue, failure);
         } else if (outcome == JobOutcome.RETRIED) {
             log.warn("Delivery {} in '{}' failed on attempt {}; it will be retried: {}", row.id(), queue,
                     row.attempts(), lastError);
+        } else if (outcome == JobOutcome.DEAD_LETTERED && reason == FailureReason.REJECTED) {
+            log.warn("Delivery {} in '{}' was rejected by its handler and is now a dead letter: {}", row.id(), queue,
+                    lastError);
         } else if (outcome == JobOutcome.DEAD_LETTERED) {
-            log.error("Delivery {} in '{}' is now a dead letter: {}", row.id(), queue, lastError);
+            log.error("Delivery {} in '{}' is now a dead letter ({}): {}", row.id(), queue,
+                    reason == null ? "failed" : reason.value(), lastError);
         } else if (outcome == JobOutcome.DISCARDED) {
             log.warn("Lease of delivery {} in '{}' expired before its result was recorded; it will be delivered "
                     + "again", row.id(), queue);

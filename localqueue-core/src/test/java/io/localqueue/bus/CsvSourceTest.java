@@ -167,4 +167,23 @@ class CsvSourceTest {
             assertThat(bus.subscription("users").stats().ready()).isEqualTo(250);
         }
     }
+
+    @BusEvent(name = "user.imported", identity = "externalId")
+    record UserImported(String externalId) {
+    }
+
+    @Test
+    void aRowWhoseIdentityIsInvalidIsNamedByItsRecordAndLineAndItsBatchStaysUncommitted() throws IOException {
+        Path file = file("external_id\n1\n2\n\"\"\n4\n");
+        try (EventBus bus = EventBus.builder(directory.resolve("queue"))
+                .topology(BusTopology.builder().route("users", UserImported.class).build()).build()) {
+
+            assertThatThrownBy(() -> bus.ingest(CsvSource.of(file), "users", row -> new UserImported(
+                    row.get("external_id")), 10, 0)).isInstanceOf(InvalidEventIdentityException.class)
+                    .hasMessageStartingWith("source item 3 (CSV record 3, line 4): identity field 'externalId'")
+                    .hasMessageContaining("must not be blank")
+                    .hasMessageContaining("nothing of its batch was committed");
+            assertThat(bus.subscription("users").stats().ready()).isZero();
+        }
+    }
 }

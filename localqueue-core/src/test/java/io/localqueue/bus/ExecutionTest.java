@@ -162,6 +162,65 @@ class ExecutionTest extends BusTestBase {
     }
 
     @Test
+    void stoppingTheBusEndsARunningExecutionAndReleasesItsSourceForTheNextCall() throws Exception {
+        endedByTheBus(bus -> bus.stop(Duration.ofSeconds(2)));
+    }
+
+    @Test
+    void closingTheBusEndsARunningExecutionAndReleasesItsSourceForTheNextCall() throws Exception {
+        endedByTheBus(EventBus::close);
+    }
+
+    /**
+     * Ends an execution whose ingestion waits for room (its handlers hold every pending delivery) and checks that its
+     * caller hears it, that its source lease (five minutes long) was released, and that the next call, on another bus
+     * object, resumes the execution at once and completes it.
+     */
+    private void endedByTheBus(java.util.function.Consumer<EventBus> end) throws Exception {
+        EventBus first = open(EventBus.builder(directory).executionLease(Duration.ofMinutes(5)));
+        CountDownLatch holding = new CountDownLatch(5);
+        first.handler(UserRequested.class, "requests", (event, context) -> {
+            holding.countDown();
+            new CountDownLatch(1).await();
+            return null;
+        }).config().concurrency(5);
+        SourceDefinition<Integer> users = first.source(SequenceSource.of(numbers(30), "users-30"), "users",
+                UserRequested::new);
+        users.config().batchSize(5).maxPending(5);
+
+        CompletableFuture<ExecutionResult> running = first.executeAsync(users);
+        assertThat(holding.await(20, TimeUnit.SECONDS)).isTrue();
+        end.accept(first);
+
+        assertThatThrownBy(() -> running.get(20, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ExecutionStoppedException.class).hasMessageContaining("running it again resumes it");
+        assertThat(first.runningExecutions()).isEmpty();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+                + directory.resolve("localqueue.db"));
+             java.sql.ResultSet lease = connection.createStatement().executeQuery(
+                     "SELECT COUNT(*) FROM event_bus_execution_runtime WHERE source_receipt IS NOT NULL")) {
+            lease.next();
+            assertThat(lease.getLong(1)).as("source leases still held").isZero();
+        }
+        EventBus second = open(EventBus.builder(directory).executionLease(Duration.ofMinutes(5)));
+        Set<Integer> handled = ConcurrentHashMap.newKeySet();
+        second.handler(UserRequested.class, "requests", (event, context) -> {
+            handled.add(event.number());
+            return null;
+        });
+        SourceDefinition<Integer> again = second.source(SequenceSource.of(numbers(30), "users-30"), "users",
+                UserRequested::new);
+        again.config().batchSize(5);
+
+        ExecutionResult resumed = second.executeAsync(again).get(30, TimeUnit.SECONDS);
+
+        assertThat(resumed.resumed()).isTrue();
+        assertThat(resumed.succeeded()).isTrue();
+        assertThat(resumed.itemsCommitted()).isEqualTo(30);
+        assertThat(handled).containsAll(numbers(30).subList(5, 30));
+    }
+
+    @Test
     void withoutHandlersHereAnExecutionWaitsForAnotherConsumerOfTheFile() {
         EventBus producer = bus();
         EventBus consumer = bus();

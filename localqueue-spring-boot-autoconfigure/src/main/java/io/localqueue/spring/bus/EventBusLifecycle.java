@@ -15,20 +15,23 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the application's {@link EventBus} once every singleton exists: registers the
- * {@link io.localqueue.spring.EventHandler} methods collected meanwhile (handlers registered in code while beans were
- * created take part too), applies {@code localqueue.bus.subscriptions.*} over their attributes, and starts
- * consuming; stops it in the same shutdown phase as the queue listeners, waiting
- * {@code localqueue.bus.shutdown-timeout} for running handlers. A handler found later (on a lazy bean, created after
- * the start) is registered as it is found: it joins its subscription when that consumes already, and otherwise
- * starts it with its settings.
+ * Registers the application's handlers on its {@link EventBus} once every singleton exists, and starts consuming
+ * when the context starts: the {@link io.localqueue.spring.EventHandler} methods collected meanwhile (handlers
+ * registered in code while beans were created take part too) are registered with
+ * {@code localqueue.bus.subscriptions.*} applied over their attributes, so that with
+ * {@code localqueue.bus.auto-startup=false} an execution still finds them (and starts them for its call). Stops
+ * consuming in the same shutdown phase as the queue listeners, ending the executions running here first, waiting
+ * {@code localqueue.bus.shutdown-timeout} in all. A handler found later (on a lazy bean, created on its first use) is
+ * registered as it is found: it joins its subscription when that consumes already, and otherwise starts it with
+ * its settings.
  *
  * @since 0.1.0
  */
-public class EventBusLifecycle implements SmartLifecycle {
+public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(EventBusLifecycle.class);
 
@@ -37,7 +40,8 @@ public class EventBusLifecycle implements SmartLifecycle {
     private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
     private final @Nullable QueueSettings settings;
     private final Object registration = new Object();
-    private boolean handedOver;
+    /** Set once the handlers found while the beans were created are registered; later ones come one by one. */
+    private boolean registered;
     private volatile boolean running;
 
     /**
@@ -58,26 +62,37 @@ public class EventBusLifecycle implements SmartLifecycle {
         this.settings = settings;
     }
 
+    /** Registers the handlers found while the beans were created, with their subscriptions' settings. */
     @Override
-    public void start() {
+    public void afterSingletonsInstantiated() {
         synchronized (registration) {
-            if (handlers != null && !handedOver) {
-                handedOver = true;
+            if (registered) {
+                return;
+            }
+            if (handlers != null) {
                 handlers.handOver(this::accept);
             }
             applySubscriptionSettings();
             for (String name : bus.topology().subscriptionNames()) {
                 applyRetry(name);
             }
+            registered = true;
+        }
+    }
+
+    @Override
+    public void start() {
+        synchronized (registration) {
+            afterSingletonsInstantiated();
             bus.start();
             running = true;
         }
     }
 
-    /** Registers a method found before the start, or one found later, whose subscription it starts if need be. */
+    /** Registers a method found while the beans are created, or one found later with its subscription's settings. */
     private void accept(EventHandlerEndpoint endpoint) {
         synchronized (registration) {
-            if (!running) {
+            if (!registered) {
                 register(endpoint);
                 return;
             }
@@ -87,7 +102,7 @@ public class EventBusLifecycle implements SmartLifecycle {
                 throw new InvalidHandlerMethodException("@EventHandler", endpoint.id(), "cannot be registered: "
                         + "subscription '" + name + "' consumes already, so its concurrency, handlerTimeout and "
                         + "permanentErrors can no longer change; set them on the handler registered first, or in "
-                        + "localqueue.bus.subscriptions." + name, null);
+                        + "localqueue.bus.subscriptions." + name);
             }
             register(endpoint);
             LocalQueueProperties.SubscriptionSettings configured = properties.getSubscriptions().get(name);
@@ -95,16 +110,19 @@ public class EventBusLifecycle implements SmartLifecycle {
                 apply(name, configured);
             }
             applyRetry(name);
-            bus.start();
-            log.info("Event handler {} was registered after the bus started (its bean was created late); "
-                    + "subscription '{}' consumes it", endpoint.id(), name);
+            if (running) {
+                bus.start();
+                log.info("Event handler {} was registered after the bus started (its bean was created late); "
+                        + "subscription '{}' consumes it", endpoint.id(), name);
+            }
         }
     }
 
     @Override
     public void stop() {
         Duration timeout = properties.getShutdownTimeout();
-        log.info("Stopping event bus '{}': waiting up to {} for running handlers", bus.name(), timeout);
+        log.info("Stopping event bus '{}': waiting up to {} for running executions and handlers", bus.name(),
+                timeout);
         if (!bus.stop(timeout)) {
             log.warn("Event bus '{}' interrupted handlers still running after {}; their deliveries are ready again",
                     bus.name(), timeout);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 
 /** The event bus bean, its properties, its lifecycle, and how each backs off. */
 class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
@@ -102,12 +103,12 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
                 });
         onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
                 "localqueue.bus.subscriptions[user.created].retry.multiplier=1").run(context ->
-                        assertThat(context).getFailure().rootCause()
+                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                                 .hasMessageContaining("localqueue.bus.subscriptions.user.created.retry")
                                 .hasMessageContaining("multiplier"));
         onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
                 "localqueue.bus.subscriptions[user.created].retry.delay=1s").run(context ->
-                        assertThat(context).getFailure().rootCause().hasMessageContaining("type=fixed"));
+                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessageContaining("type=fixed"));
     }
 
     @Test
@@ -117,23 +118,34 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
                     EventBus bus = context.getBean(EventBus.class);
                     bus.dispatch(new UserCreated("u-3"));
                     assertThat(context.getBean(EventBusLifecycle.class).isRunning()).isFalse();
+                    assertThat(bus.isRunning()).isFalse();
                     assertThat(bus.subscription("user.created").stats().ready()).isEqualTo(1);
+                    assertThat(bus.subscription("user.created").config().retry()).as("registered with its settings")
+                            .isNotNull();
+
+                    io.localqueue.bus.ExecutionResult imported = bus.execute(bus.source(
+                            io.localqueue.bus.SequenceSource.of(List.of("u-4", "u-5"), "two-users"), "users",
+                            UserCreated::new));
+
+                    assertThat(imported.succeeded()).isTrue();
+                    assertThat(context.getBean(Welcomer.class).welcomed).contains("u-4", "u-5");
+                    assertThat(bus.isRunning()).as("stopped again after the call").isFalse();
                 });
     }
 
     @Test
     void badValuesFailTheStartNamingTheProperty() {
         onTempDir().withPropertyValues("localqueue.bus.name=bad name").run(context ->
-                assertThat(context).getFailure().rootCause().isInstanceOf(
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).isInstanceOf(
                         InvalidConfigurationPropertyValueException.class).hasMessageContaining("localqueue.bus.name"));
         onTempDir().withPropertyValues("localqueue.bus.topology.audit=user.*").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageContaining("localqueue.bus.topology"));
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessageContaining("localqueue.bus.topology"));
         onTempDir().withUserConfiguration(WelcomerConfiguration.class)
                 .withPropertyValues("localqueue.bus.subscriptions[user.created].concurrency=0").run(context ->
-                        assertThat(context).getFailure().rootCause()
+                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                                 .hasMessageContaining("localqueue.bus.subscriptions.user.created.concurrency"));
         onTempDir().withPropertyValues("localqueue.bus.subscriptions.nobody.concurrency=2").run(context ->
-                assertThat(context).getFailure().rootCause()
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                         .hasMessageContaining("localqueue.bus.subscriptions.nobody")
                         .hasMessageContaining("is not declared"));
     }

@@ -198,6 +198,24 @@ class EventHandlerTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void withAutoStartupOffHandlersAreRegisteredSoThatAnExecutionRunsThem() {
+        onTempDir().withBean(Early.class).withPropertyValues("localqueue.bus.auto-startup=false",
+                "localqueue.bus.subscriptions.shared.concurrency=3").run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    assertThat(bus.isRunning()).isFalse();
+                    assertThat(bus.subscription("shared").config().concurrency()).isEqualTo(3);
+
+                    io.localqueue.bus.ExecutionResult result = bus.execute(bus.source(
+                            io.localqueue.bus.SequenceSource.of(List.of("u-1", "u-2", "u-3"), "three"), "users",
+                            UserCreated::new));
+
+                    assertThat(result.succeeded()).isTrue();
+                    assertThat(context.getBean(Early.class).seen)
+                            .containsExactlyInAnyOrder("created u-1", "created u-2", "created u-3");
+                });
+    }
+
+    @Test
     void aLazyHandlerThatWouldResizeAConsumingSubscriptionIsRefusedAndNotRegistered() {
         onTempDir().withBean(Early.class).withBean("resizer", LateResizer.class, LateResizer::new,
                 definition -> definition.setLazyInit(true)).run(context -> {

@@ -5,6 +5,7 @@ import io.localqueue.bus.CsvRow;
 import io.localqueue.bus.CsvSource;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.ExecutionStoppedException;
 import io.localqueue.bus.FailedDelivery;
 import io.localqueue.bus.SourceChangedException;
 import io.localqueue.bus.SourceDefinition;
@@ -16,14 +17,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.ExitCodeGenerator;
-import org.springframework.context.event.ContextClosedEvent;
-import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -43,16 +40,10 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
     /** The exit code of an import whose file changed since it began. */
     static final int SOURCE_CHANGED = 2;
 
-    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
-
     private final EventBus bus;
     private final UserApi api;
     private final CsvImportProperties properties;
     private final PrintStream out = System.out;
-    private final CountDownLatch finished = new CountDownLatch(1);
-    private final Object lock = new Object();
-    private @Nullable Thread runner;
-    private volatile boolean stopping;
     private volatile int exitCode;
     private volatile @Nullable Report report;
 
@@ -71,33 +62,6 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
      */
     @Override
     public void run(ApplicationArguments args) throws IOException {
-        synchronized (lock) {
-            if (stopping) {
-                finished.countDown();
-                return;
-            }
-            runner = Thread.currentThread();
-        }
-        try {
-            importUsers();
-        } catch (IOException | RuntimeException failure) {
-            if (!stopping) {
-                throw failure;
-            }
-            exitCode = STOPPED;
-            out.printf("Import stopped (%s). Run the same command again to resume.%n", failure);
-        } finally {
-            synchronized (lock) {
-                runner = null;
-                if (stopping) {
-                    Thread.interrupted();   // the interruption was the stop's, and is handled
-                }
-            }
-            finished.countDown();
-        }
-    }
-
-    private void importUsers() throws IOException {
         Path file = properties.file().toAbsolutePath().normalize();
         if (Files.notExists(file)) {
             UsersCsv.Summary generated = UsersCsv.write(file, properties.rows());
@@ -123,11 +87,7 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
             out.printf("%s changed since import %s began: %s%nGive another csv-import.import-id to import it anew.%n",
                     file, importId, changed.getMessage());
             return;
-        } catch (RuntimeException failure) {
-            if (!stopping) {
-                throw failure;
-            }
-            Thread.interrupted();
+        } catch (ExecutionStoppedException stopped) {   // the application is closing (Ctrl-C)
             exitCode = STOPPED;
             out.printf(Locale.ROOT, "Import %s stopped: %,d of its rows committed, %,d users in the user API so "
                     + "far. Run the same command again to resume.%n", checkpoint, committedRows(checkpoint),
@@ -140,33 +100,6 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
         report = done;
         exitCode = result.completed() ? 0 : 1;
         print(file, done);
-    }
-
-    /**
-     * Stops a running import when the application closes (Ctrl-C), before the bus stops: the execution gives up,
-     * releases its hold on the source, and keeps everything it committed.
-     *
-     * @param closed the event
-     * @since 0.1.0
-     */
-    @EventListener
-    public void onClose(ContextClosedEvent closed) {
-        synchronized (lock) {
-            stopping = true;
-            if (runner == null || runner == Thread.currentThread()) {
-                return;
-            }
-            out.println("Stopping the import; what it committed stays.");
-            runner.interrupt();
-        }
-        try {
-            if (!finished.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                out.printf("The import did not stop within %s; the next run waits until its hold on the source "
-                        + "runs out (localqueue.bus.execution-lease)%n", STOP_WAIT);
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /**
