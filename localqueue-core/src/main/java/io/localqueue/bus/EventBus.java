@@ -772,7 +772,7 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
-    /** Starts this process's consumers for an execution unless they run already; counted, so the last user stops them. */
+    /** Starts this process's consumers for an execution unless they run already; the last user stops them. */
     void acquireRunner() {
         synchronized (lifecycle) {
             if (!started) {

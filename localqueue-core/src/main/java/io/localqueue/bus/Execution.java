@@ -62,6 +62,13 @@ final class Execution<T> {
         String id = opened.executionId();
         resumedCall = resumed;
         openedId = id;
+        if (resumed) {
+            log.info("Execution {} of '{}' resumes after {} committed items{}", uuid(id), definition.name(),
+                    opened.itemsCommitted(), opened.sourceCompletedAt() == null ? ""
+                            : " (its source is done; it waits for its deliveries)");
+        } else {
+            log.info("Execution {} of '{}' begins", uuid(id), definition.name());
+        }
         bus.acquireRunner();
         boolean completed = false;
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -79,6 +86,9 @@ final class Execution<T> {
             ExecutionResult result = result(bus.writeExecution("complete an execution",
                     writes -> writes.settleExecution(id, bus.now())), resumed);
             completed = true;
+            log.info("Execution {} of '{}' completed: {} items, deliveries {} acknowledged, {} failed", uuid(id),
+                    definition.name(), result.itemsCommitted(), result.deliveriesAcknowledged(),
+                    result.deliveriesFailed());
             return result;
         } finally {
             progress.shutdownNow();
@@ -112,13 +122,13 @@ final class Execution<T> {
             if (!told) {
                 told = true;
                 log.info("Execution {} of '{}': another process holds its source (or held it and stopped); waiting "
-                        + "until that process finishes the source or its lease of at most {} runs out", id,
+                        + "until that process finishes the source or its lease of at most {} runs out", uuid(id),
                         definition.name(), bus.executionLease());
             }
             pauseOrTimeOut(id);
         }
         if (told) {
-            log.info("Execution {} of '{}' took over its source and resumes after the last committed batch", id,
+            log.info("Execution {} of '{}' took over its source and resumes after the last committed batch", uuid(id),
                     definition.name());
         }
         long renewMillis = Math.max(1, bus.executionLease().toMillis() / 3);
@@ -153,7 +163,7 @@ final class Execution<T> {
                     return null;
                 });
             } catch (RuntimeException failure) {
-                log.warn("Releasing the source lease of execution {} failed; it frees itself when it expires", id,
+                log.warn("Releasing the source lease of execution {} failed; it frees itself when it expires", uuid(id),
                         failure);
             }
         }
@@ -182,11 +192,11 @@ final class Execution<T> {
         try {
             ExecutionResult now = java.util.Objects.requireNonNull(progress());
             log.info("Execution {} of '{}': {} items committed{}, deliveries {} acknowledged, {} failed, {} ready, "
-                    + "{} in progress", id, definition.name(), now.itemsCommitted(),
+                    + "{} in progress", uuid(id), definition.name(), now.itemsCommitted(),
                     now.sourceCompleted() ? " (source done)" : "", now.deliveriesAcknowledged(),
                     now.deliveriesFailed(), now.deliveriesReady(), now.deliveriesProcessing());
         } catch (RuntimeException failure) {
-            log.debug("Reading the progress of execution {} failed", id, failure);
+            log.debug("Reading the progress of execution {} failed", uuid(id), failure);
         }
     }
 
@@ -199,10 +209,10 @@ final class Execution<T> {
     private void renew(String id) {
         try {
             if (claim(id) != SourceClaim.TAKEN) {
-                log.warn("Execution {} lost its source lease; its next batch will be refused", id);
+                log.warn("Execution {} lost its source lease; its next batch will be refused", uuid(id));
             }
         } catch (RuntimeException failure) {
-            log.warn("Renewing the source lease of execution {} failed; trying again at the next heartbeat", id,
+            log.warn("Renewing the source lease of execution {} failed; trying again at the next heartbeat", uuid(id),
                     failure);
         }
     }
@@ -234,7 +244,7 @@ final class Execution<T> {
         if (stopRequested) {
             logProgress(id);
             log.info("Execution {} of '{}' stopped with the event bus: it releases its source lease, and the next "
-                    + "execute resumes it after the last committed batch", id, definition.name());
+                    + "execute resumes it after the last committed batch", uuid(id), definition.name());
             return new ExecutionStoppedException(uuid(id));
         }
         return new ExecutionTimeoutException(uuid(id), java.util.Objects.requireNonNull(timeout));

@@ -145,7 +145,8 @@ final class Ingestion<T> {
             } catch (InvalidEventIdentityException refused) {
                 return new InvalidEventIdentityException(describe(items.get(i).value(), itemsRead + i + 1) + ": "
                         + refused.getMessage() + "; nothing of its batch was committed, and the ingestion stops "
-                        + "there until the item is fixed");
+                        + "there until the item is fixed (a fixed file has another fingerprint: reset the checkpoint "
+                        + "to read it from its start, and identities keep what was stored from being stored twice)");
             }
         }
         return invalid;

@@ -181,7 +181,8 @@ public final class Subscription {
         for (FailedRow row : bus.engineOf(this).listFailed(limit, offset)) {
             EventCodec.Decoded decoded = bus.codec().decode(row.payload());
             failed.add(new FailedDelivery(row.id(), name, decoded.event(), decoded.typeName(), decoded.metadata(),
-                    row.payload(), row.attempts(), FailureReason.fromStored(row.failureReason()), row.lastError(), row.failureCategory(),
+                    row.payload(), row.attempts(), FailureReason.fromStored(row.failureReason()), row.lastError(),
+                    row.failureCategory(),
                     Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decoded.error()));
         }
         return List.copyOf(failed);
@@ -195,7 +196,12 @@ public final class Subscription {
      * @throws JobNotFoundException when it is not a dead letter of this subscription
      */
     public void retryFailed(long id) {
-        bus.engineOf(this).retryFailed(id);
+        try {
+            bus.engineOf(this).retryFailed(id);
+        } catch (JobNotFoundException missing) {
+            throw new JobNotFoundException("delivery " + id + " is not a dead letter of subscription '" + name
+                    + "' of bus '" + bus.name() + "'");
+        }
     }
 
     @Override

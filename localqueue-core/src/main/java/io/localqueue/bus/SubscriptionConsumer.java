@@ -165,8 +165,8 @@ final class SubscriptionConsumer {
         String type = java.util.Objects.requireNonNull(decoded.typeName());
         EventHandler<Object> handler = subscription.handlerFor(type);
         if (handler == null) {
-            settle(row, new Ran(type, Duration.ZERO, null), Settlement.Kind.DEAD_LETTER, "no handler registered for '" + type + "' in '"
-                    + subscription.name() + "' in this process", FailureReason.NO_HANDLER, null, 0);
+            settle(row, new Ran(type, Duration.ZERO, null), Settlement.Kind.DEAD_LETTER, "no handler registered for '"
+                    + type + "' in '" + subscription.name() + "' in this process", FailureReason.NO_HANDLER, null, 0);
             return;
         }
         EventMetadata metadata = java.util.Objects.requireNonNull(decoded.metadata());
@@ -255,8 +255,8 @@ final class SubscriptionConsumer {
         try {
             plan = bus.plan(events, parent);
         } catch (InvalidEventIdentityException invalid) {
-            settle(row, ran, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid), FailureReason.PERMANENT_HANDLER_ERROR,
-                    "invalid_event_identity", 0);
+            settle(row, ran, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid),
+                    FailureReason.PERMANENT_HANDLER_ERROR, "invalid_event_identity", 0);
             return;
         } catch (IllegalArgumentException unsupported) {
             settle(row, ran, Settlement.Kind.DEAD_LETTER, "handler returned an unsupported result: "
@@ -295,7 +295,7 @@ final class SubscriptionConsumer {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
                     (outcome, failure) -> {
-                        report(row, outcome, failure, lastError, reason);
+                        report(row, outcome, failure, lastError, reason, category, delayMillis);
                         if (outcome != null) {
                             observe(ran, outcome);
                         }
@@ -307,16 +307,17 @@ final class SubscriptionConsumer {
     }
 
     private void report(ClaimedRow row, @Nullable JobOutcome outcome, @Nullable RuntimeException failure,
-                        @Nullable String lastError, @Nullable FailureReason reason) {
+                        @Nullable String lastError, @Nullable FailureReason reason, @Nullable String category,
+                        long delayMillis) {
         if (failure != null) {
             log.error("Recording the result of delivery {} in '{}' failed; it will be delivered again after its "
                     + "lease", row.id(), queue, failure);
         } else if (outcome == JobOutcome.RETRIED) {
-            log.warn("Delivery {} in '{}' failed on attempt {}; it will be retried: {}", row.id(), queue,
-                    row.attempts(), lastError);
+            log.warn("Delivery {} in '{}' failed on attempt {}; it will be retried in {} ms: {}", row.id(), queue,
+                    row.attempts(), delayMillis, lastError);
         } else if (outcome == JobOutcome.DEAD_LETTERED && reason == FailureReason.REJECTED) {
-            log.warn("Delivery {} in '{}' was rejected by its handler and is now a dead letter: {}", row.id(), queue,
-                    lastError);
+            log.warn("Delivery {} in '{}' was rejected by its handler and is now a dead letter{}: {}", row.id(), queue,
+                    category == null ? "" : " (" + category + ")", lastError);
         } else if (outcome == JobOutcome.DEAD_LETTERED) {
             log.error("Delivery {} in '{}' is now a dead letter ({}): {}", row.id(), queue,
                     reason == null ? "failed" : reason.value(), lastError);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -70,8 +71,8 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
      */
     static DeadLetterPage read(Subscription subscription, long total, @Nullable Integer limit,
                                @Nullable Integer offset, Instant now) {
-        return read(subscription.queueName(), total, limit, offset, (size, skip) -> subscription.listFailed(size, skip).stream()
-                .map(failed -> DeadLetter.of(failed, now)).toList());
+        return read(subscription.queueName(), total, limit, offset, (size, skip) -> subscription.listFailed(size, skip)
+                .stream().map(failed -> DeadLetter.of(failed, now)).toList());
     }
 
     private static DeadLetterPage read(String queue, long total, @Nullable Integer limit, @Nullable Integer offset,
@@ -107,31 +108,33 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
      *                    payload, or null
      * @param eventType a subscription's dead letter's stored event type; null for a queue's, or an envelope
      *                  without one
+     * @param eventId a subscription's dead letter's event id; null for a queue's, or an envelope that does not read
      * @since 0.1.0
      */
     public record DeadLetter(long id, String reason, int attempts, @Nullable String lastError,
                              @Nullable String failureCategory, Instant createdAt, Instant updatedAt, long ageSeconds,
                              int payloadBytes, String payloadPreview, @Nullable String decodeError,
-                             @Nullable String eventType) {
+                             @Nullable String eventType, @Nullable UUID eventId) {
 
         static DeadLetter of(FailedMessage<Object> failed, Instant now) {
             return of(failed.id(), failed.reason(), failed.attempts(), failed.lastError(), failed.failureCategory(),
-                    failed.createdAt(), failed.updatedAt(), now, failed.rawPayload(), failed.decodeError(), null);
+                    failed.createdAt(), failed.updatedAt(), now, failed.rawPayload(), failed.decodeError(), null, null);
         }
 
         static DeadLetter of(FailedDelivery failed, Instant now) {
             return of(failed.id(), failed.reason(), failed.attempts(), failed.lastError(), failed.failureCategory(),
                     failed.createdAt(), failed.updatedAt(), now, failed.rawPayload(), failed.inspectionError(),
-                    failed.eventType());
+                    failed.eventType(), failed.metadata() == null ? null : failed.metadata().eventId());
         }
 
         private static DeadLetter of(long id, FailureReason reason, int attempts, @Nullable String lastError,
                                      @Nullable String category, Instant createdAt, Instant updatedAt, Instant now,
-                                     byte[] raw, @Nullable String decodeError, @Nullable String eventType) {
+                                     byte[] raw, @Nullable String decodeError, @Nullable String eventType,
+                                     @Nullable UUID eventId) {
             byte[] shown = eventType == null ? raw : envelopePayload(raw);
             return new DeadLetter(id, reason.value(), attempts, lastError, category, createdAt, updatedAt,
                     Math.max(0, Duration.between(updatedAt, now).toSeconds()), raw.length, preview(shown),
-                    decodeError, eventType);
+                    decodeError, eventType, eventId);
         }
 
         /**
@@ -144,7 +147,7 @@ public record DeadLetterPage(String queue, int limit, int offset, long total, Li
             if (at < 0 || envelope.length == 0 || envelope[envelope.length - 1] != '}') {
                 return envelope;
             }
-            return java.util.Arrays.copyOfRange(envelope, at, envelope.length - 1);
+            return java.util.Arrays.copyOfRange(envelope, at + PAYLOAD_KEY.length, envelope.length - 1);
         }
 
         private static int indexOf(byte[] bytes, byte[] part) {

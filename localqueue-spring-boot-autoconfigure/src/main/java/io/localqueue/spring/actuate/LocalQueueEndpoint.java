@@ -31,8 +31,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). A
  * subscription has the same under {@code /actuator/localqueue/subscriptions/{subscription}}: its report, its
  * {@code dead-letters} page, the replay of one dead letter, and {@code retry-dead-letters}; while the application
- * has an event bus, the segment {@value #SUBSCRIPTIONS} names its subscriptions, so a queue of that name keeps only
- * its one-segment report there. No operation creates a queue. Read-only by default: replays and actions exist only
+ * has an event bus, the segment {@value #SUBSCRIPTIONS} names its subscriptions
+ * ({@code /actuator/localqueue/subscriptions} reports the bus), so a queue of that name keeps only its one-segment
+ * report there. No operation creates a queue. Read-only by default: replays and actions exist only
  * with {@code management.endpoint.localqueue.access=unrestricted}. The reads report each queue's and subscription's
  * last snapshot ({@link ObservedQueues}), with how many seconds old it is, so that no request waits for a count of
  * its jobs; the dead-letter page lists the dead letters as they are now.
@@ -103,13 +104,30 @@ public class LocalQueueEndpoint {
     }
 
     /**
+     * Answers the one-segment read {@code /actuator/localqueue/{queue}}: one queue, or at
+     * {@code /actuator/localqueue/subscriptions}, when no queue has that name, the event bus.
+     *
+     * @param target the queue name, or {@value #SUBSCRIPTIONS}
+     * @return a {@link QueueDescriptor}, or the {@link BusDescriptor}; null (404) when the application does not know
+     *         the queue (or has no bus)
+     * @since 0.1.0
+     */
+    @ReadOperation
+    public @Nullable Object report(@Selector String target) {
+        QueueDescriptor queue = queue(target);
+        if (queue != null) {
+            return queue;
+        }
+        return isSubscriptions(target) ? queues().bus() : null;
+    }
+
+    /**
      * Reports one queue.
      *
      * @param queue the queue name
-     * @return its diagnostics and listeners, or null (404) when the application does not know the queue
+     * @return its diagnostics and listeners, or null when the application does not know the queue
      */
-    @ReadOperation
-    public @Nullable QueueDescriptor queue(@Selector String queue) {
+    public @Nullable QueueDescriptor queue(String queue) {
         return queues.queueNames().contains(queue) ? describe(queue) : null;
     }
 

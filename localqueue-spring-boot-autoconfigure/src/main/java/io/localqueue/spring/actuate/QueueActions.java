@@ -9,10 +9,11 @@ import io.localqueue.bus.Subscription;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
@@ -52,8 +53,8 @@ public final class QueueActions {
     static @Nullable ActionDescriptor run(SimpleQueue<Object> queue, String action, @Nullable String olderThan,
                                           @Nullable QueueListenerEndpointRegistry listeners) {
         return switch (action) {
-            case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), () -> queue.listFailed(PAGE, 0).stream()
-                    .map(FailedMessage::id).toList(), queue::retryFailed);
+            case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), "queue", (limit, offset) -> queue
+                    .listFailed(limit, offset).stream().map(FailedMessage::id).toList(), queue::retryFailed);
             case PURGE -> {
                 Duration age = olderThan == null ? Duration.ZERO : DurationFormatterUtils.detectAndParse(olderThan);
                 int purged = queue.purge(age, true);
@@ -74,33 +75,37 @@ public final class QueueActions {
      * @return what happened, or null for an action that does not exist for a subscription
      */
     static @Nullable ActionDescriptor run(Subscription subscription, String action) {
-        return RETRY_DEAD_LETTERS.equals(action) ? retryDeadLetters(subscription.queueName(), () -> subscription.listFailed(PAGE, 0)
-                .stream().map(FailedDelivery::id).toList(), subscription::retryFailed) : null;
+        return RETRY_DEAD_LETTERS.equals(action) ? retryDeadLetters(subscription.name(), "subscription",
+                (limit, offset) -> subscription.listFailed(limit, offset).stream().map(FailedDelivery::id).toList(),
+                subscription::retryFailed) : null;
     }
 
-    private static ActionDescriptor retryDeadLetters(String queue, Supplier<List<Long>> firstPage,
+    /**
+     * Replays each dead letter there was when the action began, once: a replayed one that fails again at once is a
+     * dead letter anew, and is left for the next request rather than replayed in a loop.
+     */
+    private static ActionDescriptor retryDeadLetters(String name, String noun,
+                                                     BiFunction<Integer, Integer, List<Long>> page,
                                                      LongConsumer retry) {
+        List<Long> ids = new ArrayList<>();
+        for (List<Long> read = page.apply(PAGE, 0); !read.isEmpty(); read = page.apply(PAGE, ids.size())) {
+            ids.addAll(read);
+        }
         int retried = 0;
-        String stopped = null;
-        while (stopped == null) {
-            List<Long> page = firstPage.get();
-            if (page.isEmpty()) {
+        String stopped = "";
+        for (long id : ids) {
+            try {
+                retry.accept(id);
+                retried++;
+            } catch (JobNotFoundException goneMeanwhile) {
+                // replayed or purged by someone else since it was listed
+            } catch (QueueFullException full) {
+                stopped = "; stopped because the " + noun + " is full: " + full.getMessage();
                 break;
             }
-            for (long id : page) {
-                try {
-                    retry.accept(id);
-                    retried++;
-                } catch (JobNotFoundException goneMeanwhile) {
-                    // replayed or purged by someone else since the page was read
-                } catch (QueueFullException full) {
-                    stopped = "; stopped because the queue is full: " + full.getMessage();
-                    break;
-                }
-            }
         }
-        return new ActionDescriptor(queue, RETRY_DEAD_LETTERS, retried,
-                "moved " + retried + " dead letter(s) back to the queue" + (stopped == null ? "" : stopped));
+        return new ActionDescriptor(name, RETRY_DEAD_LETTERS, retried,
+                "moved " + retried + " dead letter(s) back to the " + noun + stopped);
     }
 
     private static ActionDescriptor containers(SimpleQueue<Object> queue, String action,
@@ -121,7 +126,7 @@ public final class QueueActions {
     /**
      * The outcome of an action on a queue.
      *
-     * @param queue the queue name
+     * @param queue the queue name, or the subscription's
      * @param action the action
      * @param affected how many jobs or listeners it changed
      * @param message what happened, in words

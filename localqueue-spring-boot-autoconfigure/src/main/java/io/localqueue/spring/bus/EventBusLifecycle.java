@@ -35,6 +35,10 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
 
     private static final Logger log = LoggerFactory.getLogger(EventBusLifecycle.class);
 
+    /** The core's names of a retry policy's parameters, and their properties. */
+    private static final String[][] RETRY_PARAMETERS = {{"maxAttempts", "max-attempts"}, {"initialDelay",
+        "initial-delay"}, {"maxDelay", "max-delay"}, {"multiplier", "multiplier"}, {"delay", "delay"}};
+
     private final EventBus bus;
     private final LocalQueueProperties.Bus properties;
     private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
@@ -218,7 +222,13 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
         }
         LocalQueueProperties.RetrySettings retry = settings.getRetry();
         if (retry.isSet()) {
-            set(prefix + ".retry", describe(retry), () -> config.retry(policy(name, retry)));
+            try {
+                config.retry(policy(name, retry));
+            } catch (IllegalArgumentException refused) {
+                String field = retryProperty(refused.getMessage());
+                throw new InvalidConfigurationPropertyValueException(prefix + ".retry" + field,
+                        field.isEmpty() ? describe(retry) : retryValue(retry, field), refused.getMessage());
+            }
         }
     }
 
@@ -239,6 +249,29 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
                 retry.getMultiplier() != null ? retry.getMultiplier() : RetryPolicy.DEFAULT_MULTIPLIER,
                 retry.getMaxDelay() != null ? retry.getMaxDelay() : RetryPolicy.DEFAULT_MAX_DELAY,
                 retry.getJitter() == null || retry.getJitter());
+    }
+
+    /** The retry property a refusal of the core names by its parameter ("multiplier must…"), or "" for none. */
+    private static String retryProperty(@Nullable String message) {
+        String text = message == null ? "" : message;
+        for (String[] known : RETRY_PARAMETERS) {
+            if (text.startsWith(known[0] + " ") || text.startsWith(known[0] + " (")) {
+                return "." + known[1];
+            }
+        }
+        return "";
+    }
+
+    private static Object retryValue(LocalQueueProperties.RetrySettings retry, String field) {
+        Object value = switch (field) {
+            case ".max-attempts" -> retry.getMaxAttempts();
+            case ".delay" -> retry.getDelay();
+            case ".initial-delay" -> retry.getInitialDelay();
+            case ".multiplier" -> retry.getMultiplier();
+            case ".max-delay" -> retry.getMaxDelay();
+            default -> null;
+        };
+        return value != null ? value : "its default";
     }
 
     private static String describe(LocalQueueProperties.RetrySettings retry) {

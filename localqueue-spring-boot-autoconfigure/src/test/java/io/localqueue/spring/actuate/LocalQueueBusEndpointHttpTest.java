@@ -50,6 +50,9 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         JsonNode one = JSON.readTree(http.get(app, "/actuator/localqueue/subscriptions/invoices").body());
         assertThat(one.path("diagnostics").path("acked").asLong()).isEqualTo(1);
         assertThat(http.get(app, "/actuator/localqueue/subscriptions/nobody").statusCode()).isEqualTo(404);
+        JsonNode all = JSON.readTree(http.get(app, "/actuator/localqueue/subscriptions").body());
+        assertThat(all.path("name").asString()).isEqualTo("default");
+        assertThat(all.path("subscriptions").has("invoices")).isTrue();
 
         HttpResponse<String> page = http.get(app,
                 "/actuator/localqueue/subscriptions/invoices/dead-letters?limit=5");
@@ -104,8 +107,11 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(replay.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(replay.body()).path("outcome").asString()).isEqualTo("RETRIED");
         await().atMost(BOUND).until(() -> handlers.accepted.contains("inv-bad"));
-        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices", "{\"messageId\": " + id + "}")
-                .statusCode()).isEqualTo(404);
+        HttpResponse<String> again = http.post(app, "/actuator/localqueue/subscriptions/invoices",
+                "{\"messageId\": " + id + "}");
+        assertThat(again.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(again.body()).path("message").asString())
+                .isEqualTo("delivery " + id + " is not a dead letter of subscription 'invoices' of bus 'default'");
         assertThat(http.post(app, "/actuator/localqueue/subscriptions/nobody", "{\"messageId\": 1}").statusCode())
                 .isEqualTo(404);
         assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices", "{}").statusCode()).isEqualTo(400);
@@ -115,6 +121,13 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         bus.dispatch(new InvoiceIssued("inv-bad-2", false));
         bus.dispatch(new InvoiceIssued("inv-bad-3", false));
         await().atMost(BOUND).until(() -> reopened.listFailed().size() == 2);
+        HttpResponse<String> stillRejected = http.post(app,
+                "/actuator/localqueue/subscriptions/invoices/retry-dead-letters", "{}");
+        assertThat(JSON.readTree(stillRejected.body()).path("affected").asInt())
+                .as("each dead letter replayed once, though the handler rejects it again at once").isEqualTo(2);
+        assertThat(JSON.readTree(stillRejected.body()).path("queue").asString()).isEqualTo("invoices");
+        await().atMost(BOUND).until(() -> reopened.listFailed().size() == 2 && reopened.stats().ready() == 0
+                && reopened.stats().processing() == 0);
         handlers.acceptEverything = true;
         HttpResponse<String> all = http.post(app, "/actuator/localqueue/subscriptions/invoices/retry-dead-letters",
                 "{}");

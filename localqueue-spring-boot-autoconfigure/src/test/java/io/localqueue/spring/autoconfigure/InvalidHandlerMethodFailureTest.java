@@ -55,15 +55,34 @@ class InvalidHandlerMethodFailureTest extends ContextRunnerTestBase {
 
     @Test
     void aRealApplicationPrintsBootsFailureReportNotAStackTraceAlone(CapturedOutput output) {
-        SpringApplication application = new SpringApplication(Application.class);
-        application.setWebApplicationType(WebApplicationType.NONE);
-        application.setDefaultProperties(java.util.Map.of("localqueue.path", dir.toString()));
-
-        org.assertj.core.api.Assertions.assertThatThrownBy(application::run);
+        startFails(Application.class);
 
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("@EventHandler method badConcurrency.created has concurrency 'none'")
                 .contains("a ${...} placeholder takes its value from the property it names");
+    }
+
+    @Test
+    void aBeanThatNeedsTheBusWhileItIsTurnedOffIsToldWhichPropertyTurnedItOff(CapturedOutput output) {
+        startFails(NeedsTheBus.class, "localqueue.bus.enabled", "false");
+
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("A bean needs the event bus (io.localqueue.bus.EventBus), but localqueue.bus.enabled is "
+                        + "false, so the application has none")
+                .contains("Remove localqueue.bus.enabled=false");
+    }
+
+    /** Runs a real application on the test's directory, with more properties as name, value pairs; it must fail. */
+    private void startFails(Class<?> source, String... properties) {
+        SpringApplication application = new SpringApplication(source);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        java.util.Map<String, Object> defaults = new java.util.HashMap<>(java.util.Map.of("localqueue.path",
+                dir.toString()));
+        for (int i = 0; i < properties.length; i += 2) {
+            defaults.put(properties[i], properties[i + 1]);
+        }
+        application.setDefaultProperties(defaults);
+        org.assertj.core.api.Assertions.assertThatThrownBy(application::run);
     }
 
     private void assertAnalysed(Class<?> bean, String description, String action) {
@@ -73,6 +92,15 @@ class InvalidHandlerMethodFailureTest extends ContextRunnerTestBase {
             assertThat(analysis.getDescription()).isEqualTo(description);
             assertThat(analysis.getAction()).startsWith(action);
         });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(LocalQueueAutoConfiguration.class)
+    static class NeedsTheBus {
+        @Bean
+        String dispatcher(io.localqueue.bus.EventBus bus) {
+            return bus.name();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -103,12 +104,13 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
                 });
         onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
                 "localqueue.bus.subscriptions[user.created].retry.multiplier=1").run(context ->
-                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                                .hasMessageContaining("localqueue.bus.subscriptions.user.created.retry")
+                        assertThat(rootOf(context))
+                                .hasMessageContaining("localqueue.bus.subscriptions.user.created.retry.multiplier "
+                                        + "with value '1.0'")
                                 .hasMessageContaining("multiplier"));
         onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
                 "localqueue.bus.subscriptions[user.created].retry.delay=1s").run(context ->
-                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessageContaining("type=fixed"));
+                        assertThat(rootOf(context)).hasMessageContaining("type=fixed"));
     }
 
     @Test
@@ -136,16 +138,16 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
     @Test
     void badValuesFailTheStartNamingTheProperty() {
         onTempDir().withPropertyValues("localqueue.bus.name=bad name").run(context ->
-                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).isInstanceOf(
+                assertThat(rootOf(context)).isInstanceOf(
                         InvalidConfigurationPropertyValueException.class).hasMessageContaining("localqueue.bus.name"));
         onTempDir().withPropertyValues("localqueue.bus.topology.audit=user.*").run(context ->
-                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure())).hasMessageContaining("localqueue.bus.topology"));
+                assertThat(rootOf(context)).hasMessageContaining("localqueue.bus.topology"));
         onTempDir().withUserConfiguration(WelcomerConfiguration.class)
                 .withPropertyValues("localqueue.bus.subscriptions[user.created].concurrency=0").run(context ->
-                        assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        assertThat(rootOf(context))
                                 .hasMessageContaining("localqueue.bus.subscriptions.user.created.concurrency"));
         onTempDir().withPropertyValues("localqueue.bus.subscriptions.nobody.concurrency=2").run(context ->
-                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                assertThat(rootOf(context))
                         .hasMessageContaining("localqueue.bus.subscriptions.nobody")
                         .hasMessageContaining("is not declared"));
     }
@@ -216,5 +218,9 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
             assertThat(context).doesNotHaveBean(EventBusLifecycle.class);
         });
         assertThat(BusTopology.empty().subscriptionNames()).isEmpty();
+    }
+
+    private static Throwable rootOf(AssertableApplicationContext context) {
+        return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
     }
 }
