@@ -298,17 +298,17 @@ public class LocalQueueProperties {
     public static class DeliveryOverride {
 
         /**
-         * How long a claimed job of this queue stays leased.
+         * How long a claimed job (or event delivery) stays leased; unset keeps localqueue.delivery.lease.
          */
         private @Nullable Duration lease;
 
         /**
-         * How many deliveries of this queue's jobs may follow the first.
+         * How many deliveries of a job (or event) may follow the first; unset keeps localqueue.delivery.max-retries.
          */
         private @Nullable Integer maxRetries;
 
         /**
-         * This queue's own waits between deliveries; unset values keep localqueue.delivery.backoff's.
+         * The waits between deliveries; unset values keep localqueue.delivery.backoff's.
          */
         private final BackoffOverride backoff = new BackoffOverride();
 
@@ -775,6 +775,12 @@ public class LocalQueueProperties {
         private Duration executionLease = EventBus.DEFAULT_EXECUTION_LEASE;
 
         /**
+         * The bus's delivery policy, over localqueue.delivery's: its lease, retry budget and backoff, which every
+         * subscription without a retry policy or queue override of its own takes.
+         */
+        private final DeliveryOverride delivery = new DeliveryOverride();
+
+        /**
          * Static routes: subscription name to the event type names (or "*") it receives; handlers add their own.
          */
         private final Map<String, List<String>> topology = new LinkedHashMap<>();
@@ -830,6 +836,10 @@ public class LocalQueueProperties {
 
         public void setExecutionLease(Duration executionLease) {
             this.executionLease = executionLease;
+        }
+
+        public DeliveryOverride getDelivery() {
+            return delivery;
         }
 
         public Map<String, List<String>> getTopology() {

@@ -168,6 +168,32 @@ public final class QueueSettings {
     }
 
     /**
+     * Returns a copy whose queues without a delivery policy or backoff of their own take these instead, as the event
+     * bus's subscriptions take {@code localqueue.bus.delivery.*}; the queues' own overrides stay as they are.
+     *
+     * @param delivery the default delivery policy
+     * @param backoff the default backoff
+     * @return the new settings
+     * @since 0.1.0
+     */
+    public QueueSettings withDefaults(DeliveryPolicy delivery, RetryBackoff backoff) {
+        if (delivery == null || backoff == null) {
+            throw new IllegalArgumentException("delivery and backoff must not be null");
+        }
+        return new QueueSettings(delivery, durability, defaultProducerMaxWait, backoff, queues);
+    }
+
+    /**
+     * Returns the backoff of queues without their own.
+     *
+     * @return the default backoff
+     * @since 0.1.0
+     */
+    public RetryBackoff defaultBackoff() {
+        return defaultBackoff;
+    }
+
+    /**
      * Returns the delivery policy of a queue: its own overrides on top of the default policy.
      *
      * @param queue the queue name

@@ -10,6 +10,7 @@ import io.localqueue.bus.DeliveryObserver;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.RetryBackoff;
 import io.localqueue.spring.bus.CompositeDeliveryObserver;
 import io.localqueue.spring.bus.EventBusLifecycle;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
@@ -37,7 +38,8 @@ class LocalQueueBusConfiguration {
                                 DurabilityMode durability, ObjectProvider<JsonMapper> applicationMapper,
                                 ObjectProvider<Clock> clock, ObjectProvider<DeliveryObserver> observers) {
         LocalQueueProperties.Bus bus = properties.getBus();
-        EventBus.Builder builder = EventBus.builder(database).delivery(delivery).durability(durability)
+        EventBus.Builder builder = EventBus.builder(database).delivery(busDelivery(bus, delivery))
+                .durability(durability)
                 .requireSubscribers(bus.isRequireSubscribers())
                 .clock(clock.getIfUnique(Clock::systemUTC))
                 .observer(CompositeDeliveryObserver.of(observers.orderedStream().toList()));
@@ -63,7 +65,7 @@ class LocalQueueBusConfiguration {
     @ConditionalOnMissingBean
     EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
                                                   ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers,
-                                                  ObjectProvider<QueueSettings> queues) {
+                                                  DeliveryPolicy delivery, ObjectProvider<QueueSettings> queues) {
         LocalQueueProperties.Bus settings = properties.getBus();
         apply("localqueue.bus.shutdown-timeout", settings.getShutdownTimeout(), () -> {
             if (settings.getShutdownTimeout().isNegative()) {
@@ -71,6 +73,29 @@ class LocalQueueBusConfiguration {
             }
             return null;
         });
-        return new EventBusLifecycle(bus, settings, handlers.getIfUnique(), queues.getIfUnique());
+        QueueSettings base = queues.getIfUnique();
+        return new EventBusLifecycle(bus, settings, handlers.getIfUnique(),
+                base == null ? null : busSettings(settings, delivery, base));
+    }
+
+    /** The bus's delivery policy: {@code localqueue.bus.delivery.lease} and {@code .max-retries} over the queues'. */
+    private static DeliveryPolicy busDelivery(LocalQueueProperties.Bus bus, DeliveryPolicy base) {
+        LocalQueueProperties.DeliveryOverride own = bus.getDelivery();
+        DeliveryPolicy leased = own.getLease() == null ? base
+                : apply("localqueue.bus.delivery.lease", own.getLease(), () -> base.withLease(own.getLease()));
+        return own.getMaxRetries() == null ? leased : apply("localqueue.bus.delivery.max-retries",
+                own.getMaxRetries(), () -> leased.withMaxRetries(own.getMaxRetries()));
+    }
+
+    /**
+     * The settings a subscription without a retry policy of its own retries by: the bus's delivery policy and
+     * {@code localqueue.bus.delivery.backoff.*} over the queues' defaults, unless its queue has overrides of its own.
+     */
+    private static QueueSettings busSettings(LocalQueueProperties.Bus bus, DeliveryPolicy base, QueueSettings queues) {
+        LocalQueueProperties.BackoffOverride own = bus.getDelivery().getBackoff();
+        RetryBackoff backoff = LocalQueueDatabaseConfiguration.backoff("localqueue.bus.delivery.backoff.",
+                queues.defaultBackoff(), own.getInitialDelay(), own.getMultiplier(), own.getMaxDelay(),
+                own.getJitter());
+        return queues.withDefaults(busDelivery(bus, base), backoff);
     }
 }

@@ -86,7 +86,7 @@ class LocalQueueDatabaseConfiguration {
     }
 
     /** Builds a backoff over {@code base}, one component at a time, so that a refusal names its property. */
-    private static RetryBackoff backoff(String prefix, RetryBackoff base, @Nullable Duration initialDelay,
+    static RetryBackoff backoff(String prefix, RetryBackoff base, @Nullable Duration initialDelay,
                                         @Nullable Double multiplier, @Nullable Duration maxDelay,
                                         @Nullable Boolean jitter) {
         RetryBackoff started = apply(prefix + "initial-delay", initialDelay,

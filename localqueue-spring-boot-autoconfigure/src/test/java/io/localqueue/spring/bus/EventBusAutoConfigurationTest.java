@@ -114,6 +114,32 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void theBusHasADeliveryPolicyOfItsOwnThatSubscriptionsWithoutARetryPolicyTake() {
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.delivery.max-retries=1", "localqueue.bus.delivery.lease=45s",
+                "localqueue.bus.delivery.max-retries=6", "localqueue.bus.delivery.backoff.initial-delay=1s",
+                "localqueue.bus.delivery.backoff.jitter=false", "localqueue.bus.topology.audit=*")
+                .withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new org.springframework.core.env.MapPropertySource("queue-override", java.util.Map.of(
+                                "localqueue.queues.[__bus__:default:audit].delivery.max-retries", "2"))))
+                .run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    io.localqueue.RetryPolicy created = bus.subscription("user.created").config().retry();
+                    assertThat(created.maxAttempts()).isEqualTo(7);
+                    assertThat(created.delayAfter(1)).isEqualTo(Duration.ofSeconds(1));
+                    assertThat(created.delayAfter(2)).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(bus.subscription("audit").config().retry().maxAttempts())
+                            .as("its queue's own override").isEqualTo(3);
+                    assertThat(bus.subscription("user.created").diagnostics().leaseSeconds()).isEqualTo(45.0);
+                    assertThat(context.getBean(io.localqueue.DeliveryPolicy.class).maxRetries()).isEqualTo(1);
+                });
+        onTempDir().withPropertyValues("localqueue.bus.delivery.lease=0s").run(context ->
+                assertThat(rootOf(context)).hasMessageContaining("localqueue.bus.delivery.lease"));
+        onTempDir().withPropertyValues("localqueue.bus.delivery.backoff.multiplier=0.5").run(context ->
+                assertThat(rootOf(context)).hasMessageContaining("localqueue.bus.delivery.backoff.multiplier"));
+    }
+
+    @Test
     void autoStartupFalseLeavesTheBusToTheApplication() {
         onTempDir().withUserConfiguration(WelcomerConfiguration.class)
                 .withPropertyValues("localqueue.bus.auto-startup=false").run(context -> {
