@@ -1,0 +1,130 @@
+package io.localqueue.internal.store.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.localqueue.LocalQueueException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The layout on a real PostgreSQL server: created in the schema asked for, idempotent, safe under concurrent starts. */
+class PostgresSchemaTest {
+
+    private final String schema = PostgresServer.freshSchema();
+
+    @Test
+    void theLayoutIsCreatedInTheSchemaAskedForWithItsIndexesAndVersion() throws SQLException {
+        try (Connection connection = PostgresServer.connect()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+
+            assertThat(connection.getAutoCommit()).as("handed back as it came").isTrue();
+            assertThat(names(connection, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                    + schema + "' ORDER BY 1")).containsExactly("localqueue_schema", "message_headers", "messages");
+            assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
+                    + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_dedup_key",
+                    "messages_job_id", "messages_leased", "messages_pkey", "messages_ready", "messages_state");
+            assertThat(names(connection, "SELECT version::text FROM " + schema + ".localqueue_schema"))
+                    .containsExactly(String.valueOf(PostgresSchema.VERSION));
+        }
+    }
+
+    @Test
+    void aSecondCreationChangesNothingAndKeepsTheRows() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("INSERT INTO " + schema + ".messages (queue, payload, status, max_attempts, "
+                    + "available_at, created_at, updated_at) VALUES ('emails', '\\x7b7d', 0, 4, 1, 1, 1)");
+
+            PostgresSchema.createOrMigrate(connection, schema);
+
+            assertThat(names(connection, "SELECT queue FROM " + schema + ".messages")).containsExactly("emails");
+        }
+    }
+
+    @Test
+    void hostsStartingAtOnceConvergeOnOneLayout() throws Exception {
+        int hosts = 8;
+        CountDownLatch ready = new CountDownLatch(hosts);
+        ExecutorService starts = Executors.newFixedThreadPool(hosts);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < hosts; i++) {
+                done.add(starts.submit(() -> {
+                    try (Connection connection = PostgresServer.connect()) {
+                        ready.countDown();
+                        ready.await(20, TimeUnit.SECONDS);
+                        PostgresSchema.createOrMigrate(connection, schema);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> start : done) {
+                start.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            starts.shutdownNow();
+        }
+        try (Connection connection = PostgresServer.connect()) {
+            assertThat(names(connection, "SELECT count(*)::text FROM " + schema + ".localqueue_schema"))
+                    .containsExactly("1");
+        }
+    }
+
+    @Test
+    void aSchemaHoldingAnotherMessagesTableIsRefusedAndLeftAsItWas() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+            statement.execute("CREATE TABLE " + schema + ".messages (id bigint, body text)");
+
+            assertThatThrownBy(() -> PostgresSchema.createOrMigrate(connection, schema))
+                    .isInstanceOf(LocalQueueException.class)
+                    .hasMessageContaining("schema " + schema + " is not a localqueue database")
+                    .hasMessageContaining("lacks columns").hasMessageContaining("payload");
+            assertThat(names(connection, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                    + schema + "'")).containsExactly("messages");
+        }
+    }
+
+    @Test
+    void aLayoutNewerThanThisVersionIsRefused() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("UPDATE " + schema + ".localqueue_schema SET version = " + (PostgresSchema.VERSION + 1));
+
+            assertThatThrownBy(() -> PostgresSchema.createOrMigrate(connection, schema))
+                    .isInstanceOf(LocalQueueException.class).hasMessageContaining("newer than this version's");
+        }
+    }
+
+    @Test
+    void schemaNamesAreCheckedBeforeAnythingIsSent() {
+        for (String bad : new String[] {"Mixed", "has-dash", "1starts", "x; DROP SCHEMA public", "", "a".repeat(64)}) {
+            assertThatThrownBy(() -> PostgresSchema.requireValidName(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("schema must be a lower-case PostgreSQL identifier");
+        }
+        assertThatThrownBy(() -> PostgresSchema.requireValidName(null)).hasMessageContaining("got null");
+        assertThat(PostgresSchema.requireValidName("localqueue_2")).isEqualTo("localqueue_2");
+        assertThat(PostgresSchema.lockKey("a")).isNotEqualTo(PostgresSchema.lockKey("b"))
+                .isEqualTo(PostgresSchema.lockKey("a"));
+    }
+
+    private static List<String> names(Connection connection, String sql) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+        }
+        return names;
+    }
+}
