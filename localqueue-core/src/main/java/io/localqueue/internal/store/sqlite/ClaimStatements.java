@@ -6,6 +6,7 @@ import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
+import io.localqueue.internal.store.StoredHeaders;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,6 +3,7 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.StoredHeaders;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.localqueue.internal.store.sqlite;
+package io.localqueue.internal.store;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
  * How {@code message_headers.headers} holds a job's headers: one JSON object of strings, in the order they were put,
  * readable by any tool that reads the file.
  */
-final class StoredHeaders {
+public final class StoredHeaders {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final TypeReference<LinkedHashMap<String, String>> TEXT_MAP = new TypeReference<>() {
@@ -22,7 +22,7 @@ final class StoredHeaders {
     }
 
     /** Encodes checked headers as a JSON object. */
-    static String encode(Map<String, String> headers) {
+    public static String encode(Map<String, String> headers) {
         return MAPPER.writeValueAsString(headers);
     }
 
@@ -30,7 +30,7 @@ final class StoredHeaders {
      * Decodes stored headers; none stored, or text that is not a JSON object of strings (written by some other
      * program), reads as no headers, so that a claim never fails for them.
      */
-    static Map<String, String> decode(@Nullable String text) {
+    public static Map<String, String> decode(@Nullable String text) {
         if (text == null) {
             return Map.of();
         }
