@@ -2,6 +2,7 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
@@ -9,7 +10,6 @@ import io.localqueue.internal.store.Receipts;
 import io.localqueue.internal.store.StoredHeaders;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -155,10 +155,7 @@ final class ClaimStatements {
             }
             return null;
         });
-        if (rows.size() > 1) {
-            sortInClaimOrder(rows, dueTimes);
-        }
-        return new ClaimBatch(rows, reclaimed);
+        return new ClaimBatch(ClaimOrder.sorted(rows, dueTimes), reclaimed);
     }
 
     private static boolean anyExpired(Session session, String queue, long now) throws SQLException {
@@ -167,20 +164,5 @@ final class ClaimStatements {
             statement.setLong(2, now);
         });
         return any != null && any != 0;
-    }
-
-    /** RETURNING gives no order; restore the claim order of the index walk. */
-    private static void sortInClaimOrder(List<ClaimedRow> rows, List<Long> dueTimes) {
-        List<Integer> order = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.<Integer>comparingLong(dueTimes::get).thenComparingLong(i -> rows.get(i).id()));
-        List<ClaimedRow> sorted = new ArrayList<>(rows.size());
-        for (int index : order) {
-            sorted.add(rows.get(index));
-        }
-        rows.clear();
-        rows.addAll(sorted);
     }
 }

@@ -6,9 +6,7 @@ import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.NewJob;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,20 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Enqueue on a real PostgreSQL server: ids in input order, job-id deduplication, headers, an exact limit. */
-class EnqueueStatementsTest {
-
-    private final String schema = PostgresServer.freshSchema();
-
-    @BeforeEach
-    void createLayout() throws SQLException {
-        try (Connection connection = PostgresServer.connect()) {
-            PostgresSchema.createOrMigrate(connection, schema);
-        }
-    }
+class EnqueueStatementsTest extends LayoutTestBase {
 
     @Test
     void aBatchIsInsertedInInputOrderWithItsHeaders() throws SQLException {
@@ -133,40 +121,16 @@ class EnqueueStatementsTest {
 
     // ---------------------------------------------------------------- support
 
-    @FunctionalInterface
-    interface Work<R> {
-        R run(Connection connection) throws SQLException;
+    private static <R> R inTransaction(Transactions.Work<R> work) throws SQLException {
+        return Transactions.run(work);
     }
 
-    private static <R> R inTransaction(Work<R> work) throws SQLException {
-        try (Connection connection = PostgresServer.connect()) {
-            return inTransaction(connection, work);
-        }
-    }
-
-    private static <R> R inTransaction(Connection connection, Work<R> work) throws SQLException {
-        connection.setAutoCommit(false);
-        try {
-            R result = work.run(connection);
-            connection.commit();
-            return result;
-        } catch (SQLException | RuntimeException failure) {
-            connection.rollback();
-            throw failure;
-        } finally {
-            connection.setAutoCommit(true);
-        }
+    private static <R> R inTransaction(Connection connection, Transactions.Work<R> work) throws SQLException {
+        return Transactions.run(connection, work);
     }
 
     private static List<String> query(String sql) throws SQLException {
-        List<String> values = new ArrayList<>();
-        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(sql)) {
-            while (rows.next()) {
-                values.add(rows.getString(1));
-            }
-        }
-        return values;
+        return Transactions.run(connection -> Transactions.strings(connection, sql));
     }
 
     private static byte[] bytes(String text) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.LocalQueueException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -119,12 +118,6 @@ class PostgresSchemaTest {
     }
 
     private static List<String> names(Connection connection, String sql) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
-            while (rows.next()) {
-                names.add(rows.getString(1));
-            }
-        }
-        return names;
+        return Transactions.strings(connection, sql);
     }
 }
