@@ -33,6 +33,20 @@ public record Settlement(String queue, long id, String receipt, Kind kind, long 
     }
 
     /**
+     * Returns the failure reason a retry or dead letter stores; the caller decides every one, so a missing one is a
+     * bug, not a default.
+     *
+     * @return the reason
+     * @throws IllegalStateException when the settlement carries none
+     */
+    public FailureReason requiredReason() {
+        if (reason == null) {
+            throw new IllegalStateException("a " + kind + " settlement of job " + id + " carries no failure reason");
+        }
+        return reason;
+    }
+
+    /**
      * Returns an acknowledgement.
      *
      * @param queue the queue

@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.FencedResults;
@@ -94,7 +93,7 @@ final class LeaseStatements {
             case RETRY -> retry(session, settlement);
             case DEAD_LETTER -> fenced(session, FAIL, settlement, statement -> {
                 statement.setString(1, settlement.lastError());
-                statement.setString(2, reasonOf(settlement).value());
+                statement.setString(2, settlement.requiredReason().value());
                 statement.setString(3, settlement.category());
                 statement.setLong(4, settlement.now());
             }, 5) ? JobOutcome.DEAD_LETTERED : JobOutcome.DISCARDED;
@@ -112,7 +111,7 @@ final class LeaseStatements {
             } else {
                 statement.setLong(2, settlement.availableAt());
             }
-            statement.setString(3, reasonOf(settlement).value());
+            statement.setString(3, settlement.requiredReason().value());
             statement.setString(4, settlement.lastError());
             statement.setLong(5, now);
             bindFence(statement, 6, settlement.id(), settlement.queue(), settlement.receipt(), now);
@@ -147,15 +146,5 @@ final class LeaseStatements {
         statement.setString(at + 1, queue);
         statement.setString(at + 2, receipt);
         statement.setLong(at + 3, now);
-    }
-
-    /** The caller decides every failure reason; a retry or dead letter without one is a bug, not a default. */
-    private static FailureReason reasonOf(Settlement settlement) {
-        FailureReason reason = settlement.reason();
-        if (reason == null) {
-            throw new IllegalStateException("a " + settlement.kind() + " settlement of job " + settlement.id()
-                    + " carries no failure reason");
-        }
-        return reason;
     }
 }
