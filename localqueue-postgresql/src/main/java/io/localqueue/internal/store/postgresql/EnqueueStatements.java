@@ -42,10 +42,6 @@ final class EnqueueStatements {
             INSERT INTO %1$s.message_headers (message_id, headers)
             SELECT * FROM unnest(?::bigint[], ?::text[])""";
 
-    /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
-    private static final String COUNT_PENDING_UP_TO = """
-            SELECT count(*) FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status IN (0, 1) LIMIT ?) AS pending""";
-
     private static final String LOCK_QUEUE = "SELECT pg_advisory_xact_lock(?)";
 
     private EnqueueStatements() {
@@ -67,7 +63,7 @@ final class EnqueueStatements {
             if (newRows > limit) {
                 return Enqueued.full(newRows, true);
             }
-            if (newRows > 0 && pendingExceeds(connection, schema, queue, limit - newRows)) {
+            if (newRows > 0 && ReadStatements.pendingExceeds(connection, schema, queue, limit - newRows)) {
                 return Enqueued.full(newRows, false);
             }
         }
@@ -176,18 +172,6 @@ final class EnqueueStatements {
                 while (rows.next()) {
                     found.put(rows.getString(1), rows.getLong(2));
                 }
-            }
-        }
-    }
-
-    private static boolean pendingExceeds(Connection connection, String schema, String queue, long allowed)
-            throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING_UP_TO.formatted(schema))) {
-            count.setString(1, queue);
-            count.setLong(2, allowed + 1);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) > allowed;
             }
         }
     }

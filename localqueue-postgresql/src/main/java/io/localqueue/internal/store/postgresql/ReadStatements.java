@@ -1,0 +1,126 @@
+package io.localqueue.internal.store.postgresql;
+
+import io.localqueue.QueueStats;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.ReadyRow;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The reads of a PostgreSQL store that need no lock: counts by state, the pending-job check, pages of dead letters
+ * and of ready jobs, and the names of the queues holding rows.
+ */
+final class ReadStatements {
+
+    private static final String STATS =
+            "SELECT status, count(*) FROM %1$s.messages WHERE queue = ? GROUP BY status";
+
+    /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
+    private static final String COUNT_PENDING_UP_TO = """
+            SELECT count(*) FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status IN (0, 1) LIMIT ?) AS pending""";
+
+    /** Every distinct queue name, one index probe each (a loose index scan), however many rows the queues hold. */
+    private static final String QUEUE_NAMES = """
+            WITH RECURSIVE names (name) AS (
+                SELECT min(queue) FROM %1$s.messages
+                UNION ALL
+                SELECT (SELECT min(queue) FROM %1$s.messages WHERE queue > names.name) FROM names
+                 WHERE name IS NOT NULL)
+            SELECT name FROM names WHERE name IS NOT NULL""";
+
+    private static final String LIST_FAILED = """
+            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
+              FROM %1$s.messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
+
+    private static final String LIST_READY = """
+            SELECT id, payload, attempts, available_at, created_at, last_error
+              FROM %1$s.messages WHERE queue = ? AND status = 0 ORDER BY available_at, id LIMIT ? OFFSET ?""";
+
+    private ReadStatements() {
+    }
+
+    static QueueStats stats(Connection connection, String schema, String queue) throws SQLException {
+        long[] counts = new long[4];
+        try (PreparedStatement query = connection.prepareStatement(STATS.formatted(schema))) {
+            query.setString(1, queue);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    int status = rows.getInt(1);
+                    if (status >= 0 && status < counts.length) {
+                        counts[status] = rows.getLong(2);
+                    }
+                }
+            }
+        }
+        return new QueueStats(counts[PostgresSchema.STATUS_READY], counts[PostgresSchema.STATUS_LEASED],
+                counts[PostgresSchema.STATUS_ACKED], counts[PostgresSchema.STATUS_FAILED]);
+    }
+
+    /** Tells whether the queue holds {@code limit} pending (ready or leased) rows or more. */
+    static boolean isFull(Connection connection, String schema, String queue, long limit) throws SQLException {
+        return pendingExceeds(connection, schema, queue, limit - 1);
+    }
+
+    /** Tells whether the queue holds more than {@code allowed} pending rows, counting at most one past it. */
+    static boolean pendingExceeds(Connection connection, String schema, String queue, long allowed)
+            throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING_UP_TO.formatted(schema))) {
+            count.setString(1, queue);
+            count.setLong(2, allowed + 1);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) > allowed;
+            }
+        }
+    }
+
+    static List<String> queueNames(Connection connection, String schema) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Statement query = connection.createStatement();
+             ResultSet rows = query.executeQuery(QUEUE_NAMES.formatted(schema))) {
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+        }
+        return names;
+    }
+
+    static List<FailedRow> listFailed(Connection connection, String schema, String queue, int limit, int offset)
+            throws SQLException {
+        List<FailedRow> failed = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement(LIST_FAILED.formatted(schema))) {
+            query.setString(1, queue);
+            query.setInt(2, limit);
+            query.setInt(3, offset);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    failed.add(new FailedRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4),
+                            rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
+                }
+            }
+        }
+        return failed;
+    }
+
+    static List<ReadyRow> listReady(Connection connection, String schema, String queue, int limit, int offset)
+            throws SQLException {
+        List<ReadyRow> ready = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement(LIST_READY.formatted(schema))) {
+            query.setString(1, queue);
+            query.setInt(2, limit);
+            query.setInt(3, offset);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    ready.add(new ReadyRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4),
+                            rows.getLong(5), rows.getString(6)));
+                }
+            }
+        }
+        return ready;
+    }
+}
