@@ -92,35 +92,38 @@ final class ReadStatements {
 
     static List<FailedRow> listFailed(Connection connection, String schema, String queue, int limit, int offset)
             throws SQLException {
-        List<FailedRow> failed = new ArrayList<>();
-        try (PreparedStatement query = connection.prepareStatement(LIST_FAILED.formatted(schema))) {
-            query.setString(1, queue);
-            query.setInt(2, limit);
-            query.setInt(3, offset);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    failed.add(new FailedRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4),
-                            rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
-                }
-            }
-        }
-        return failed;
+        return page(connection, LIST_FAILED.formatted(schema), queue, limit, offset, rows -> new FailedRow(
+                rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4), rows.getString(5),
+                rows.getString(6), rows.getLong(7), rows.getLong(8)));
     }
 
     static List<ReadyRow> listReady(Connection connection, String schema, String queue, int limit, int offset)
             throws SQLException {
-        List<ReadyRow> ready = new ArrayList<>();
-        try (PreparedStatement query = connection.prepareStatement(LIST_READY.formatted(schema))) {
+        return page(connection, LIST_READY.formatted(schema), queue, limit, offset, rows -> new ReadyRow(
+                rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4), rows.getLong(5),
+                rows.getString(6)));
+    }
+
+    /** Reads one row of a page. */
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    /** Reads a page of one queue's rows, the query taking the queue, the limit and the offset in that order. */
+    private static <T> List<T> page(Connection connection, String sql, String queue, int limit, int offset,
+                                    RowReader<T> reader) throws SQLException {
+        List<T> page = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
             query.setString(1, queue);
             query.setInt(2, limit);
             query.setInt(3, offset);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    ready.add(new ReadyRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4),
-                            rows.getLong(5), rows.getString(6)));
+                    page.add(reader.read(rows));
                 }
             }
         }
-        return ready;
+        return page;
     }
 }
