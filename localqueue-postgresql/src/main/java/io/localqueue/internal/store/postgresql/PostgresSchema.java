@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
 /**
  * The PostgreSQL layout of a localqueue database, in a schema of the user's naming: table {@code messages} with the
  * SQLite store's columns and status codes (0 ready, 1 leased, 2 acknowledged, 3 failed; epoch-millisecond times), its
- * indexes for claims, leases, counts and purges, {@code message_headers}, and {@code localqueue_schema}, which
- * records the layout's version. Creation and migration run in one transaction under a transaction-scoped advisory
+ * indexes for claims, leases, counts and purges, {@code message_headers}, the event bus's tables, and
+ * {@code localqueue_schema}, which records the layout's version. Creation and migration run in one transaction under a transaction-scoped advisory
  * lock of the schema, so that hosts starting at once converge instead of failing on each other's DDL, and a schema
  * that holds a {@code messages} table of another shape is refused before anything is written to it.
  */
@@ -82,6 +82,83 @@ final class PostgresSchema {
                 headers    text NOT NULL
             )""";
 
+    /**
+     * The event bus's tables, with the names and columns the Python library gives them in SQLite, in PostgreSQL's
+     * types: ingestion checkpoints, executions, their membership (whose {@code message_id} restricts deletes, so a
+     * purge cannot remove a delivery an execution reports on), the edges from a handler's delivery to the ones it
+     * emitted, and the executions' runtime state. They come with the layout, so no transition ever creates them.
+     */
+    private static final List<String> BUS_TABLES = List.of(
+            """
+            CREATE TABLE IF NOT EXISTS %1$s.ingestion_checkpoints (
+                bus_name           text NOT NULL,
+                checkpoint_name    text NOT NULL,
+                cursor             text NOT NULL,
+                source_fingerprint text,
+                generation         text NOT NULL,
+                version            bigint NOT NULL,
+                items_committed    bigint NOT NULL,
+                batches_committed  bigint NOT NULL,
+                created_at         bigint NOT NULL,
+                updated_at         bigint NOT NULL,
+                PRIMARY KEY (bus_name, checkpoint_name)
+            )""",
+            """
+            CREATE TABLE IF NOT EXISTS %1$s.event_bus_executions (
+                execution_id     text PRIMARY KEY,
+                bus_name         text NOT NULL,
+                source_name      text NOT NULL,
+                checkpoint_name  text,
+                source_completed boolean NOT NULL DEFAULT false,
+                created_at       bigint NOT NULL,
+                updated_at       bigint NOT NULL
+            )""",
+            """
+            CREATE TABLE IF NOT EXISTS %1$s.event_bus_execution_deliveries (
+                execution_id text NOT NULL REFERENCES %1$s.event_bus_executions (execution_id) ON DELETE CASCADE,
+                message_id   bigint NOT NULL REFERENCES %1$s.messages (id),
+                PRIMARY KEY (execution_id, message_id)
+            )""",
+            """
+            CREATE INDEX IF NOT EXISTS event_bus_execution_deliveries_message
+                ON %1$s.event_bus_execution_deliveries (message_id)""",
+            """
+            CREATE TABLE IF NOT EXISTS %1$s.event_bus_delivery_edges (
+                parent_message_id bigint NOT NULL REFERENCES %1$s.messages (id) ON DELETE CASCADE,
+                child_message_id  bigint NOT NULL REFERENCES %1$s.messages (id) ON DELETE CASCADE,
+                PRIMARY KEY (parent_message_id, child_message_id)
+            )""",
+            """
+            CREATE INDEX IF NOT EXISTS event_bus_delivery_edges_child
+                ON %1$s.event_bus_delivery_edges (child_message_id)""",
+            """
+            CREATE TABLE IF NOT EXISTS %1$s.event_bus_execution_runtime (
+                execution_id            text PRIMARY KEY
+                                        REFERENCES %1$s.event_bus_executions (execution_id) ON DELETE CASCADE,
+                bus_name                text NOT NULL,
+                checkpoint_name         text NOT NULL,
+                source_fingerprint      text NOT NULL,
+                checkpoint_generation   text,
+                source_receipt          text,
+                source_lease_until      bigint,
+                source_completed_at     bigint,
+                completed_at            bigint,
+                items_committed         bigint NOT NULL DEFAULT 0,
+                events_dispatched       bigint NOT NULL DEFAULT 0,
+                events_unrouted         bigint NOT NULL DEFAULT 0,
+                deliveries_inserted     bigint NOT NULL DEFAULT 0,
+                deliveries_deduplicated bigint NOT NULL DEFAULT 0,
+                batches_committed       bigint NOT NULL DEFAULT 0
+            )""",
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS event_bus_execution_runtime_bound
+                ON %1$s.event_bus_execution_runtime (bus_name, checkpoint_name, checkpoint_generation)
+                WHERE checkpoint_generation IS NOT NULL""",
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS event_bus_execution_runtime_pending
+                ON %1$s.event_bus_execution_runtime (bus_name, checkpoint_name, source_fingerprint)
+                WHERE checkpoint_generation IS NULL""");
+
     private static final String CREATE_VERSION = """
             CREATE TABLE IF NOT EXISTS %1$s.localqueue_schema (
                 singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -139,6 +216,9 @@ final class PostgresSchema {
                 statement.execute(index.formatted(schema));
             }
             statement.execute(CREATE_HEADERS.formatted(schema));
+            for (String busTable : BUS_TABLES) {
+                statement.execute(busTable.formatted(schema));
+            }
             statement.execute("INSERT INTO " + schema + ".localqueue_schema (version) VALUES (" + VERSION + ") "
                     + "ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version");
             connection.commit();

@@ -28,12 +28,34 @@ class PostgresSchemaTest {
 
             assertThat(connection.getAutoCommit()).as("handed back as it came").isTrue();
             assertThat(names(connection, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
-                    + schema + "' ORDER BY 1")).containsExactly("localqueue_schema", "message_headers", "messages");
+                    + schema + "' ORDER BY 1")).containsExactly("event_bus_delivery_edges",
+                    "event_bus_execution_deliveries", "event_bus_execution_runtime", "event_bus_executions",
+                    "ingestion_checkpoints", "localqueue_schema", "message_headers", "messages");
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
                     + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_dedup_key",
                     "messages_job_id", "messages_leased", "messages_pkey", "messages_ready", "messages_state");
             assertThat(names(connection, "SELECT version::text FROM " + schema + ".localqueue_schema"))
                     .containsExactly(String.valueOf(PostgresSchema.VERSION));
+        }
+    }
+
+    @Test
+    void aDeliveryAnExecutionReportsOnCannotBeDeletedAndEdgesGoWithTheirDeliveries() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("INSERT INTO " + schema + ".messages (id, queue, payload, status, max_attempts, "
+                    + "available_at, created_at, updated_at) VALUES (1, 'q', '\\x00', 2, 4, 1, 1, 1), "
+                    + "(2, 'q', '\\x00', 2, 4, 1, 1, 1)");
+            statement.execute("INSERT INTO " + schema + ".event_bus_executions (execution_id, bus_name, source_name, "
+                    + "created_at, updated_at) VALUES ('e1', 'default', 'users', 1, 1)");
+            statement.execute("INSERT INTO " + schema + ".event_bus_execution_deliveries VALUES ('e1', 1)");
+            statement.execute("INSERT INTO " + schema + ".event_bus_delivery_edges VALUES (2, 1)");
+
+            assertThatThrownBy(() -> statement.execute("DELETE FROM " + schema + ".messages WHERE id = 1"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("event_bus_execution_deliveries");
+            statement.execute("DELETE FROM " + schema + ".messages WHERE id = 2");
+            assertThat(names(connection, "SELECT count(*)::text FROM " + schema + ".event_bus_delivery_edges"))
+                    .containsExactly("0");
         }
     }
 
