@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
  * The PostgreSQL layout of a localqueue database, in a schema of the user's naming: table {@code messages} with the
  * SQLite store's columns and status codes (0 ready, 1 leased, 2 acknowledged, 3 failed; epoch-millisecond times), its
  * indexes for claims, leases, counts and purges, {@code message_headers}, the event bus's tables, and
- * {@code localqueue_schema}, which records the layout's version. Creation and migration run in one transaction under a transaction-scoped advisory
- * lock of the schema, so that hosts starting at once converge instead of failing on each other's DDL, and a schema
- * that holds a {@code messages} table of another shape is refused before anything is written to it.
+ * {@code localqueue_schema}, which records the layout's version. Creation and migration run in one transaction
+ * under a transaction-scoped advisory lock of the schema, so that hosts starting at once converge instead of failing
+ * on each other's DDL, and a schema that holds a {@code messages} table of another shape is refused before anything
+ * is written to it.
  */
 final class PostgresSchema {
 

@@ -22,7 +22,8 @@ final class ReadStatements {
 
     /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
     private static final String COUNT_PENDING_UP_TO = """
-            SELECT count(*) FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status IN (0, 1) LIMIT ?) AS pending""";
+            SELECT count(*)
+              FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status IN (0, 1) LIMIT ?) AS pending""";
 
     /** Every distinct queue name, one index probe each (a loose index scan), however many rows the queues hold. */
     private static final String QUEUE_NAMES = """

@@ -1,5 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
+import static io.localqueue.internal.store.postgresql.Transactions.execute;
+import static io.localqueue.internal.store.postgresql.Transactions.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.internal.store.ClaimBatch;
@@ -131,16 +133,6 @@ class ClaimStatementsTest extends LayoutTestBase {
     private List<Long> put(List<NewJob> jobs, int maxAttempts, long now) throws SQLException {
         return Transactions.run(connection -> EnqueueStatements.insert(connection, schema, "emails", jobs,
                 maxAttempts, now, 0)).ids();
-    }
-
-    private static void execute(String sql) throws SQLException {
-        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
-
-    private static List<String> query(String sql) throws SQLException {
-        return Transactions.run(connection -> Transactions.strings(connection, sql));
     }
 
     private static byte[] bytes(String text) {

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.postgresql;
 
+import static io.localqueue.internal.store.postgresql.Transactions.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.internal.store.Enqueued;
@@ -127,10 +128,6 @@ class EnqueueStatementsTest extends LayoutTestBase {
 
     private static <R> R inTransaction(Connection connection, Transactions.Work<R> work) throws SQLException {
         return Transactions.run(connection, work);
-    }
-
-    private static List<String> query(String sql) throws SQLException {
-        return Transactions.run(connection -> Transactions.strings(connection, sql));
     }
 
     private static byte[] bytes(String text) {

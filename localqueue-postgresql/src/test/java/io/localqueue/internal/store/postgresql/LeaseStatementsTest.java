@@ -1,5 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
+import static io.localqueue.internal.store.postgresql.Transactions.execute;
+import static io.localqueue.internal.store.postgresql.Transactions.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.FailureReason;
@@ -110,15 +112,4 @@ class LeaseStatementsTest extends LayoutTestBase {
         return query("SELECT status::text FROM " + schema + ".messages ORDER BY id");
     }
 
-    private static void execute(String sql) throws SQLException {
-        Transactions.run(connection -> {
-            try (var statement = connection.createStatement()) {
-                return statement.execute(sql);
-            }
-        });
-    }
-
-    private static List<String> query(String sql) throws SQLException {
-        return Transactions.run(connection -> Transactions.strings(connection, sql));
-    }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The layout on a real PostgreSQL server: created in the schema asked for, idempotent, safe under concurrent starts. */
+/** The layout on a real PostgreSQL server: in the schema asked for, idempotent, safe under concurrent starts. */
 class PostgresSchemaTest {
 
     private final String schema = PostgresServer.freshSchema();

@@ -51,4 +51,18 @@ final class Transactions {
         }
         return values;
     }
+
+    /** Runs one statement in a transaction of its own. */
+    static void execute(String sql) throws SQLException {
+        run(connection -> {
+            try (Statement statement = connection.createStatement()) {
+                return statement.execute(sql);
+            }
+        });
+    }
+
+    /** Reads the first column of every row a query returns, as text, in a transaction of its own. */
+    static List<String> query(String sql) throws SQLException {
+        return run(connection -> strings(connection, sql));
+    }
 }
