@@ -3,13 +3,13 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
+import io.localqueue.internal.store.DeliveryMatch;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -95,7 +95,7 @@ final class FanOutStatements {
                 inserted.add(true);
                 continue;
             }
-            Existing existing = existing(session, delivery);
+            DeliveryMatch existing = existing(session, delivery);
             if (existing.conflict() != null) {
                 return Delivered.conflicting(existing.conflict());
             }
@@ -202,44 +202,18 @@ final class FanOutStatements {
     }
 
     /** The row that stands for a delivery whose insert was ignored, or why it cannot stand for it. */
-    private static Existing existing(Session session, Delivery delivery) throws SQLException {
-        StoredKeys byEventId = session.query(FIND_BY_EVENT_ID, statement -> {
+    private static DeliveryMatch existing(Session session, Delivery delivery) throws SQLException {
+        DeliveryMatch.Stored byEventId = session.query(FIND_BY_EVENT_ID, statement -> {
             statement.setString(1, delivery.queue());
             statement.setString(2, delivery.jobId());
-        }, rows -> rows.next() ? new StoredKeys(rows.getLong(1), rows.getString(2), rows.getString(3)) : null);
-        StoredKeys byIdentity = delivery.dedupKey() == null ? null : session.query(FIND_BY_IDENTITY, statement -> {
-            statement.setString(1, delivery.queue());
-            statement.setString(2, delivery.dedupKey());
-        }, rows -> rows.next() ? new StoredKeys(rows.getLong(1), delivery.dedupKey(), rows.getString(2)) : null);
-        String where = "in queue '" + delivery.queue() + "'";
-        if (byEventId != null && byIdentity != null && byEventId.id() != byIdentity.id()) {
-            return Existing.conflict("event " + delivery.jobId() + " and its identity are stored as different "
-                    + "deliveries (" + byEventId.id() + " and " + byIdentity.id() + ") " + where);
-        }
-        if (byEventId != null && delivery.dedupKey() != null
-                && (!Objects.equals(byEventId.dedupKey(), delivery.dedupKey())
-                || !Objects.equals(byEventId.fingerprint(), delivery.dedupFingerprint()))) {
-            return Existing.conflict("event " + delivery.jobId() + " is stored " + where + " as delivery "
-                    + byEventId.id() + " with another identity or payload");
-        }
-        if (byIdentity != null && !Objects.equals(byIdentity.fingerprint(), delivery.dedupFingerprint())) {
-            return Existing.conflict("the identity of event " + delivery.jobId() + " is stored " + where
-                    + " as delivery " + byIdentity.id() + " with another payload");
-        }
-        StoredKeys found = byEventId != null ? byEventId : byIdentity;
-        if (found == null) {
-            throw new IllegalStateException("delivery of event " + delivery.jobId() + " " + where
-                    + " conflicted, but no row holds its event id or identity");
-        }
-        return new Existing(found.id(), null);
-    }
-
-    private record StoredKeys(long id, @Nullable String dedupKey, @Nullable String fingerprint) {
-    }
-
-    private record Existing(long id, @Nullable String conflict) {
-        static Existing conflict(String conflict) {
-            return new Existing(-1, conflict);
-        }
+        }, rows -> rows.next() ? new DeliveryMatch.Stored(rows.getLong(1), rows.getString(2), rows.getString(3))
+                : null);
+        DeliveryMatch.Stored byIdentity = delivery.dedupKey() == null ? null : session.query(FIND_BY_IDENTITY,
+                statement -> {
+                    statement.setString(1, delivery.queue());
+                    statement.setString(2, delivery.dedupKey());
+                }, rows -> rows.next() ? new DeliveryMatch.Stored(rows.getLong(1), delivery.dedupKey(),
+                        rows.getString(2)) : null);
+        return DeliveryMatch.judge(delivery, byEventId, byIdentity);
     }
 }
