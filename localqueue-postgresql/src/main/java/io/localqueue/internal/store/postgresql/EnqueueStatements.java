@@ -42,8 +42,6 @@ final class EnqueueStatements {
             INSERT INTO %1$s.message_headers (message_id, headers)
             SELECT * FROM unnest(?::bigint[], ?::text[])""";
 
-    private static final String LOCK_QUEUE = "SELECT pg_advisory_xact_lock(?)";
-
     private EnqueueStatements() {
     }
 
@@ -130,10 +128,7 @@ final class EnqueueStatements {
 
     /** Takes the queue's advisory lock until the transaction ends. */
     static void lockQueue(Connection connection, String schema, String queue) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement(LOCK_QUEUE)) {
-            lock.setLong(1, PostgresSchema.lockKey(schema + "/queue:" + queue));
-            lock.execute();
-        }
+        PostgresSchema.lock(connection, schema + "/queue:" + queue);
     }
 
     /** Counts the rows the batch would add: every job without an id, plus each distinct id the queue lacks. */

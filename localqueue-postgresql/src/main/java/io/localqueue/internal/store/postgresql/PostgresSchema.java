@@ -200,10 +200,7 @@ final class PostgresSchema {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
-            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                lock.setLong(1, lockKey(schema));
-                lock.execute();
-            }
+            lock(connection, schema);
             statement.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
             requireLocalQueueTables(connection, schema);
             statement.execute(CREATE_VERSION.formatted(schema));
@@ -232,13 +229,28 @@ final class PostgresSchema {
     }
 
     /**
-     * The advisory lock of a schema's layout: the first 8 bytes of the SHA-256 of its name under a prefix of this
+     * Takes the transaction-scoped advisory lock of a name (a schema's layout, a queue's pending count, an
+     * execution's checkpoint) until the transaction ends.
+     *
+     * @param connection a connection inside a transaction
+     * @param name the name, which {@link #lockKey(String)} turns into the lock's key
+     * @throws SQLException when the database refuses
+     */
+    static void lock(Connection connection, String name) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+            lock.setLong(1, lockKey(name));
+            lock.execute();
+        }
+    }
+
+    /**
+     * The advisory lock key of a name: the first 8 bytes of the SHA-256 of the name under a prefix of this
      * library's, so that it collides with no other application's locks by accident.
      */
-    static long lockKey(String schema) {
+    static long lockKey(String name) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(("localqueue.schema:" + schema).getBytes(StandardCharsets.UTF_8));
+                    .digest(("localqueue.lock:" + name).getBytes(StandardCharsets.UTF_8));
             long key = 0;
             for (int i = 0; i < Long.BYTES; i++) {
                 key = (key << 8) | (digest[i] & 0xff);
