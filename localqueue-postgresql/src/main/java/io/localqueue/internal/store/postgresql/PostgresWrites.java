@@ -1,0 +1,168 @@
+package io.localqueue.internal.store.postgresql;
+
+import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.Delivery;
+import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExpiredLease;
+import io.localqueue.internal.store.FencedResults;
+import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.SourceClaim;
+import io.localqueue.internal.store.StoredCheckpoint;
+import io.localqueue.internal.store.StoredExecution;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The queue's transitions on the connection of one PostgreSQL transaction, in the layout of one schema; failures
+ * leave as {@link io.localqueue.LocalQueueException} with PostgreSQL's words and SQLSTATE. The event bus's tables
+ * come with the layout, so creating them does nothing here.
+ */
+final class PostgresWrites implements QueueWrites {
+
+    /** One statement class's work on the transaction's connection. */
+    @FunctionalInterface
+    private interface Work<R> {
+        R run(Connection connection) throws SQLException;
+    }
+
+    private final Connection connection;
+    private final String schema;
+
+    PostgresWrites(Connection connection, String schema) {
+        this.connection = connection;
+        this.schema = schema;
+    }
+
+    @Override
+    public Enqueued enqueue(String queue, List<NewJob> jobs, int maxAttempts, long now, long limit) {
+        return run(c -> EnqueueStatements.insert(c, schema, queue, jobs, maxAttempts, now, limit));
+    }
+
+    @Override
+    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
+                            int budget) {
+        return run(c -> ClaimStatements.claim(c, schema, queue, now, leaseUntil, limit, lookForExpired, budget));
+    }
+
+    @Override
+    public List<ExpiredLease> reclaimExpired(String queue, long now) {
+        return run(c -> ClaimStatements.reclaim(c, schema, queue, now));
+    }
+
+    @Override
+    public FencedResults settle(List<Settlement> settlements, List<Renewal> renewals) {
+        return run(c -> LeaseStatements.settle(c, schema, settlements, renewals));
+    }
+
+    @Override
+    public DeadLetterRetry retryFailed(String queue, long id, long now, long limit) {
+        return run(c -> MaintenanceStatements.retryFailed(c, schema, queue, id, now, limit));
+    }
+
+    @Override
+    public int purge(String queue, long cutoff, boolean includeFailed) {
+        return run(c -> {
+            int deleted = MaintenanceStatements.purge(c, schema, queue, PostgresSchema.STATUS_ACKED, cutoff);
+            if (includeFailed) {
+                deleted += MaintenanceStatements.purge(c, schema, queue, PostgresSchema.STATUS_FAILED, cutoff);
+            }
+            return deleted;
+        });
+    }
+
+    /** The layout holds the bus's tables from its creation. */
+    @Override
+    public void createBusTables() {
+    }
+
+    @Override
+    public Delivered deliver(List<Delivery> deliveries, long now, long limit) {
+        return run(c -> FanOutStatements.deliver(c, schema, deliveries, now, limit));
+    }
+
+    @Override
+    public @Nullable StoredCheckpoint checkpoint(String bus, String name) {
+        return run(c -> CheckpointStatements.read(c, schema, bus, name));
+    }
+
+    @Override
+    public @Nullable StoredCheckpoint advanceCheckpoint(String bus, String name, @Nullable StoredCheckpoint expected,
+                                                        String cursor, @Nullable String fingerprint, long items,
+                                                        long now) {
+        return run(c -> CheckpointStatements.advance(c, schema, bus, name, expected, cursor, fingerprint, items,
+                now));
+    }
+
+    @Override
+    public boolean deleteCheckpoint(String bus, String name) {
+        return run(c -> CheckpointStatements.delete(c, schema, bus, name));
+    }
+
+    @Override
+    public void linkDeliveries(long parentId, List<Long> childIds) {
+        run(c -> {
+            FanOutStatements.link(c, schema, parentId, childIds);
+            return null;
+        });
+    }
+
+    @Override
+    public @Nullable StoredExecution openExecution(String bus, String sourceName, String checkpoint,
+                                                   String fingerprint, @Nullable String checkpointGeneration,
+                                                   String newId, long now) {
+        return run(c -> ExecutionStatements.open(c, schema, bus, sourceName, checkpoint, fingerprint,
+                checkpointGeneration, newId, now));
+    }
+
+    @Override
+    public SourceClaim claimSource(String executionId, String receipt, long now, long leaseUntil) {
+        return run(c -> ExecutionStatements.claimSource(c, schema, executionId, receipt, now, leaseUntil));
+    }
+
+    @Override
+    public boolean holdsSource(String executionId, String receipt, long now) {
+        return run(c -> ExecutionStatements.holdsSource(c, schema, executionId, receipt, now));
+    }
+
+    @Override
+    public void recordExecutionBatch(ExecutionBatch batch, long now) {
+        run(c -> {
+            ExecutionStatements.recordBatch(c, schema, batch, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean completeSource(String executionId, String receipt, long now) {
+        return run(c -> ExecutionStatements.completeSource(c, schema, executionId, receipt, now));
+    }
+
+    @Override
+    public void releaseSource(String executionId, String receipt) {
+        run(c -> {
+            ExecutionStatements.releaseSource(c, schema, executionId, receipt);
+            return null;
+        });
+    }
+
+    @Override
+    public StoredExecution settleExecution(String executionId, long now) {
+        return run(c -> ExecutionStatements.settle(c, schema, executionId, now));
+    }
+
+    private <R> R run(Work<R> work) {
+        try {
+            return work.run(connection);
+        } catch (SQLException failure) {
+            throw PostgresErrors.wrap("writing to schema " + schema, failure);
+        }
+    }
+}
