@@ -1,0 +1,105 @@
+package io.localqueue.internal.store.postgresql;
+
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DurabilityMode;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.WriteOptions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the PostgreSQL store runs one write transaction: on a connection of its data source, with the commit's
+ * durability ({@link DurabilityMode#RELAXED} commits with {@code synchronous_commit = off}, which keeps the database
+ * consistent but may lose the last commits of a server crash; {@link DurabilityMode#DURABLE} waits for the WAL
+ * flush), and waits for locks bounded by the caller's budget ({@code lock_timeout}). A transaction that loses a
+ * serialization conflict, a deadlock or its lock wait is rolled back and run again from the start while the budget
+ * lasts, then reported as {@link DatabaseBusyException}; any other failure rolls back and reaches the caller unchanged.
+ */
+final class PostgresTransactions {
+
+    /** SQLSTATEs after which running the transaction again can succeed: serialization failure, deadlock, lock wait. */
+    private static final Set<String> RETRYABLE = Set.of("40001", "40P01", "55P03");
+
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final DataSource dataSource;
+    private final String schema;
+
+    PostgresTransactions(DataSource dataSource, String schema) {
+        this.dataSource = dataSource;
+        this.schema = PostgresSchema.requireValidName(schema);
+    }
+
+    <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+        long started = System.nanoTime();
+        long deadline = started + options.retryBudgetNanos();
+        long pause = FIRST_PAUSE_NANOS;
+        while (true) {
+            ensureOpen.run();
+            try {
+                return attempt(options, Math.max(0, deadline - System.nanoTime()), work);
+            } catch (RuntimeException failure) {
+                SQLException retryable = retryable(failure);
+                if (retryable == null) {
+                    throw failure;
+                }
+                if (System.nanoTime() + pause - deadline >= 0) {
+                    throw new DatabaseBusyException("PostgreSQL kept '" + options.transaction() + "' in schema "
+                            + schema + " from committing (SQLSTATE " + retryable.getSQLState() + ": "
+                            + retryable.getMessage() + ")", Duration.ofNanos(System.nanoTime() - started), failure);
+                }
+                LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, LONGEST_PAUSE_NANOS);
+            }
+        }
+    }
+
+    private <R> R attempt(WriteOptions options, long remainingNanos, StoreWork<R> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                try (Statement settings = connection.createStatement()) {
+                    settings.execute("SET LOCAL lock_timeout = "
+                            + Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos)));
+                    if (options.durability() == DurabilityMode.RELAXED) {
+                        settings.execute("SET LOCAL synchronous_commit = off");
+                    }
+                }
+                R result = work.run(new PostgresWrites(connection, schema));
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException | Error failure) {
+                rollBack(connection, failure);
+                throw failure;
+            }
+        } catch (SQLException failure) {
+            throw PostgresErrors.wrap("'" + options.transaction() + "' in schema " + schema, failure);
+        }
+    }
+
+    private static void rollBack(Connection connection, Throwable failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException alsoFailed) {
+            failure.addSuppressed(alsoFailed);
+        }
+    }
+
+    /** The retryable database failure behind a transaction's failure, or null when it is of another kind. */
+    private static @Nullable SQLException retryable(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
+                return sql;
+            }
+        }
+        return null;
+    }
+}

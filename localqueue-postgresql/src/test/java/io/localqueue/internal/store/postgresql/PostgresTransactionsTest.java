@@ -1,0 +1,80 @@
+package io.localqueue.internal.store.postgresql;
+
+import static io.localqueue.internal.store.postgresql.Transactions.query;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.DurabilityMode;
+import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.WriteOptions;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Write transactions on a real PostgreSQL server: commit, rollback, and lock waits bounded by the budget. */
+class PostgresTransactionsTest extends LayoutTestBase {
+
+    private static final Runnable OPEN = () -> { };
+
+    @Test
+    void aTransactionCommitsItsTransitionsOrNoneOfThem() {
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
+
+        Long id = transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0).ids().get(0));
+        IllegalStateException refused = new IllegalStateException("the caller changed its mind");
+        assertThatThrownBy(() -> transactions.write(WriteOptions.standard("put", DurabilityMode.DURABLE), OPEN,
+                writes -> {
+                    writes.enqueue("emails", List.of(new NewJob(bytes("b"), null)), 4, 1, 0);
+                    throw refused;
+                })).isSameAs(refused);
+
+        assertThat(id).isPositive();
+        assertThat(count()).isEqualTo("1");
+    }
+
+    @Test
+    void aLockHeldPastTheBudgetIsReportedBusyAndOneReleasedInTimeIsWaitedFor() throws Exception {
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
+        try (Connection holder = PostgresServer.connect(); Statement statement = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            statement.execute("SELECT pg_advisory_xact_lock(" + PostgresSchema.lockKey(schema + "/queue:emails")
+                    + ")");
+
+            assertThatThrownBy(() -> transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
+                    TimeUnit.MILLISECONDS.toNanos(300)), OPEN, writes -> writes.enqueue("emails",
+                    List.of(new NewJob(bytes("a"), null)), 4, 1, 10))).isInstanceOf(DatabaseBusyException.class)
+                    .hasMessageContaining("kept 'put' in schema " + schema + " from committing (SQLSTATE 55P03");
+
+            CountDownLatch started = new CountDownLatch(1);
+            CompletableFuture<List<Long>> waiting = CompletableFuture.supplyAsync(() -> {
+                started.countDown();
+                return transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                        writes -> writes.enqueue("emails", List.of(new NewJob(bytes("b"), null)), 4, 1, 10).ids());
+            });
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            holder.commit();
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).hasSize(1);
+        }
+        assertThat(count()).isEqualTo("1");
+    }
+
+    private String count() {
+        try {
+            return query("SELECT count(*)::text FROM " + schema + ".messages").get(0);
+        } catch (SQLException failure) {
+            throw new IllegalStateException(failure);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
