@@ -162,8 +162,8 @@ final class ExecutionStatements {
                     throw new IllegalStateException("execution " + id + " has no row");
                 }
                 return new StoredExecution(rows.getString(1), rows.getString(2), rows.getString(3),
-                        rows.getString(4), rows.getString(5), rows.getString(6), nullableLong(rows, 7),
-                        nullableLong(rows, 8), rows.getLong(9), rows.getLong(10), rows.getLong(11), rows.getLong(12),
+                        rows.getString(4), rows.getString(5), rows.getString(6), Rows.nullableLong(rows, 7),
+                        Rows.nullableLong(rows, 8), rows.getLong(9), rows.getLong(10), rows.getLong(11), rows.getLong(12),
                         rows.getLong(13), rows.getLong(14), rows.getLong(15), rows.getLong(16), rows.getLong(17),
                         rows.getLong(18), rows.getLong(19), rows.getLong(20));
             }
@@ -296,10 +296,5 @@ final class ExecutionStatements {
                 return rows.next() ? rows.getString(1) : null;
             }
         }
-    }
-
-    private static @Nullable Long nullableLong(ResultSet rows, int column) throws SQLException {
-        long value = rows.getLong(column);
-        return rows.wasNull() ? null : value;
     }
 }
