@@ -5,6 +5,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * flush), and waits for locks bounded by the caller's budget ({@code lock_timeout}). A transaction that loses a
  * serialization conflict, a deadlock or its lock wait is rolled back and run again from the start while the budget
  * lasts, then reported as {@link DatabaseBusyException}; any other failure rolls back and reaches the caller unchanged.
+ * A transaction that gave waiters work or room notifies the layout's channel once, for {@link NotifyWatch}.
  */
 final class PostgresTransactions {
 
@@ -32,10 +34,12 @@ final class PostgresTransactions {
 
     private final DataSource dataSource;
     private final String schema;
+    private final String channel;
 
     PostgresTransactions(DataSource dataSource, String schema) {
         this.dataSource = dataSource;
         this.schema = PostgresSchema.requireValidName(schema);
+        this.channel = NotifyWatch.channelOf(schema);
     }
 
     <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
@@ -73,7 +77,15 @@ final class PostgresTransactions {
                         settings.execute("SET LOCAL synchronous_commit = off");
                     }
                 }
-                R result = work.run(new PostgresWrites(connection, schema));
+                PostgresWrites writes = new PostgresWrites(connection, schema);
+                R result = work.run(writes);
+                if (writes.wakesWaiters()) {
+                    // One per transaction: PostgreSQL delivers a transaction's notifications at its commit.
+                    try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
+                        notify.setString(1, channel);
+                        notify.execute();
+                    }
+                }
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException | Error failure) {

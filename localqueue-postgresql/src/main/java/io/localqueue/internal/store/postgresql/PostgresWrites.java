@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.postgresql;
 
+import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Delivered;
@@ -35,36 +36,59 @@ final class PostgresWrites implements QueueWrites {
 
     private final Connection connection;
     private final String schema;
+    /** Set once a transition gave waiters work (rows ready) or room (rows no longer pending). */
+    private boolean wakes;
 
     PostgresWrites(Connection connection, String schema) {
         this.connection = connection;
         this.schema = schema;
     }
 
+    /**
+     * Tells whether a transition of this transaction gave other hosts' waiters work or room, so that its commit
+     * should notify them: new or ready-again rows, or rows settled out of the pending count.
+     *
+     * @return true when waiters should look again
+     */
+    boolean wakesWaiters() {
+        return wakes;
+    }
+
     @Override
     public Enqueued enqueue(String queue, List<NewJob> jobs, int maxAttempts, long now, long limit) {
-        return run(c -> EnqueueStatements.insert(c, schema, queue, jobs, maxAttempts, now, limit));
+        Enqueued enqueued = run(c -> EnqueueStatements.insert(c, schema, queue, jobs, maxAttempts, now, limit));
+        wakes |= enqueued.ids() != null && enqueued.newRows() > 0;
+        return enqueued;
     }
 
     @Override
     public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
                             int budget) {
-        return run(c -> ClaimStatements.claim(c, schema, queue, now, leaseUntil, limit, lookForExpired, budget));
+        ClaimBatch batch = run(c -> ClaimStatements.claim(c, schema, queue, now, leaseUntil, limit, lookForExpired,
+                budget));
+        wakes |= !batch.reclaimed().isEmpty();
+        return batch;
     }
 
     @Override
     public List<ExpiredLease> reclaimExpired(String queue, long now) {
-        return run(c -> ClaimStatements.reclaim(c, schema, queue, now));
+        List<ExpiredLease> expired = run(c -> ClaimStatements.reclaim(c, schema, queue, now));
+        wakes |= !expired.isEmpty();
+        return expired;
     }
 
     @Override
     public FencedResults settle(List<Settlement> settlements, List<Renewal> renewals) {
-        return run(c -> LeaseStatements.settle(c, schema, settlements, renewals));
+        FencedResults results = run(c -> LeaseStatements.settle(c, schema, settlements, renewals));
+        wakes |= results.outcomes().stream().anyMatch(outcome -> outcome != JobOutcome.DISCARDED);
+        return results;
     }
 
     @Override
     public DeadLetterRetry retryFailed(String queue, long id, long now, long limit) {
-        return run(c -> MaintenanceStatements.retryFailed(c, schema, queue, id, now, limit));
+        DeadLetterRetry retried = run(c -> MaintenanceStatements.retryFailed(c, schema, queue, id, now, limit));
+        wakes |= retried == DeadLetterRetry.RETRIED;
+        return retried;
     }
 
     @Override
@@ -85,7 +109,9 @@ final class PostgresWrites implements QueueWrites {
 
     @Override
     public Delivered deliver(List<Delivery> deliveries, long now, long limit) {
-        return run(c -> FanOutStatements.deliver(c, schema, deliveries, now, limit));
+        Delivered delivered = run(c -> FanOutStatements.deliver(c, schema, deliveries, now, limit));
+        wakes |= delivered.inserted().contains(true);
+        return delivered;
     }
 
     @Override

@@ -66,6 +66,20 @@ class PostgresTransactionsTest extends LayoutTestBase {
         assertThat(count()).isEqualTo("1");
     }
 
+    @Test
+    void aCommitThatGivesWaitersWorkWakesAnotherHostsWatchAtOnce() throws Exception {
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
+        try (Watching watching = new Watching(schema)) {
+            assertThat(watching.woke(1, 10_000)).isTrue();
+            watching.forget();
+
+            transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                    writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0));
+
+            assertThat(watching.woke(1, NotifyWatch.POLL_MILLIS / 2)).isTrue();
+        }
+    }
+
     private String count() {
         try {
             return query("SELECT count(*)::text FROM " + schema + ".messages").get(0);

@@ -40,6 +40,29 @@ class PostgresWritesTest extends LayoutTestBase {
     }
 
     @Test
+    void onlyTransitionsThatGiveWaitersWorkOrRoomAskForANotification() throws SQLException {
+        List<Boolean> wakes = Transactions.run(c -> {
+            PostgresWrites writes = new PostgresWrites(c, schema);
+            boolean atStart = writes.wakesWaiters();
+            writes.claim("emails", 0, 1_000, 5, true, 0);
+            writes.advanceCheckpoint("default", "users", null, "1", "f", 1, 1);
+            boolean afterClaimAndCheckpoint = writes.wakesWaiters();
+            writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 2, 0, 0);
+            return List.of(atStart, afterClaimAndCheckpoint, writes.wakesWaiters());
+        });
+        List<Boolean> settled = Transactions.run(c -> {
+            PostgresWrites writes = new PostgresWrites(c, schema);
+            ClaimedRow row = writes.claim("emails", 10, 1_000, 5, false, 0).rows().get(0);
+            boolean afterClaim = writes.wakesWaiters();
+            writes.settle(List.of(Settlement.ack("emails", row.id(), row.receipt(), 20)), List.of());
+            return List.of(afterClaim, writes.wakesWaiters());
+        });
+
+        assertThat(wakes).containsExactly(false, false, true);
+        assertThat(settled).as("an acknowledgement makes room").containsExactly(false, true);
+    }
+
+    @Test
     void anEventGoesThroughTheSeamAndFailuresNameTheSchemaAndSqlState() throws SQLException {
         Transactions.run(c -> {
             QueueWrites writes = new PostgresWrites(c, schema);
