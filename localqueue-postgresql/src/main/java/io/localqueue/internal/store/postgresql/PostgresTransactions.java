@@ -5,7 +5,6 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -34,12 +33,10 @@ final class PostgresTransactions {
 
     private final DataSource dataSource;
     private final String schema;
-    private final String channel;
 
     PostgresTransactions(DataSource dataSource, String schema) {
         this.dataSource = dataSource;
         this.schema = PostgresSchema.requireValidName(schema);
-        this.channel = NotifyWatch.channelOf(schema);
     }
 
     <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
@@ -79,13 +76,7 @@ final class PostgresTransactions {
                 }
                 PostgresWrites writes = new PostgresWrites(connection, schema);
                 R result = work.run(writes);
-                if (writes.wakesWaiters()) {
-                    // One per transaction: PostgreSQL delivers a transaction's notifications at its commit.
-                    try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
-                        notify.setString(1, channel);
-                        notify.execute();
-                    }
-                }
+                writes.notifyIfWakes();
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException | Error failure) {

@@ -17,6 +17,7 @@ import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.StoredExecution;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,23 @@ final class PostgresWrites implements QueueWrites {
      */
     boolean wakesWaiters() {
         return wakes;
+    }
+
+    /**
+     * Notifies the layout's channel, once, when a transition of this transaction gave waiters work or room; the
+     * notification reaches other hosts when the transaction commits, and never if it rolls back.
+     *
+     * @throws io.localqueue.LocalQueueException when the database refuses
+     */
+    void notifyIfWakes() {
+        if (wakes) {
+            run(c -> {
+                try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify(?, '')")) {
+                    notify.setString(1, NotifyWatch.channelOf(schema));
+                    return notify.execute();
+                }
+            });
+        }
     }
 
     @Override

@@ -1,0 +1,226 @@
+package io.localqueue.internal.store.postgresql;
+
+import io.localqueue.BackupResult;
+import io.localqueue.IntegrityCheckMode;
+import io.localqueue.IntegrityCheckResult;
+import io.localqueue.LocalQueueException;
+import io.localqueue.QueueClosedException;
+import io.localqueue.QueueStats;
+import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueueSnapshot;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.WriteOptions;
+import io.localqueue.internal.wakeup.Wakeups;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * A localqueue database in a schema of a PostgreSQL database, reached through a {@link DataSource} of the caller's
+ * (a pool, which this store does not close): write transactions run by {@link PostgresTransactions}, reads on a
+ * connection of their own in auto-commit mode, and wake-ups of other hosts' commits through {@link NotifyWatch}.
+ * Opening it creates or migrates the layout. What SQLite does to its file that PostgreSQL does for itself or
+ * otherwise is answered so: {@link #backup} refuses (a database is copied with {@code pg_dump}), and
+ * {@link #vacuum} runs {@code VACUUM (ANALYZE)} on the layout's tables.
+ */
+public final class PostgresQueueStore implements QueueStore {
+
+    private final DataSource dataSource;
+    private final String schema;
+    private final String location;
+    private final String engineVersion;
+    private final PostgresTransactions transactions;
+    private final Wakeups wakeups;
+    private volatile boolean closed;
+
+    /**
+     * Opens a layout, creating or migrating it.
+     *
+     * @param dataSource reaches the database; the store never closes it
+     * @param schema the layout's schema, created when missing
+     * @throws IllegalArgumentException when the schema name is not a lower-case identifier
+     * @throws LocalQueueException when the database cannot be reached, or the schema holds another layout
+     */
+    public PostgresQueueStore(DataSource dataSource, String schema) {
+        this.dataSource = dataSource;
+        this.schema = PostgresSchema.requireValidName(schema);
+        try (Connection connection = dataSource.getConnection()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            this.location = connection.getMetaData().getURL() + " schema " + schema;
+            this.engineVersion = connection.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException failure) {
+            throw PostgresErrors.wrap("opening schema " + schema, failure);
+        }
+        this.transactions = new PostgresTransactions(dataSource, schema);
+        this.wakeups = new Wakeups("localqueue-postgresql-" + schema, new NotifyWatch(dataSource, schema));
+    }
+
+    @Override
+    public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+        requireOpen();
+        return transactions.write(options, () -> {
+            requireOpen();
+            ensureOpen.run();
+        }, work);
+    }
+
+    @Override
+    public <R> R writeWithin(Connection connection, StoreWork<R> work) {
+        requireOpen();
+        try {
+            if (connection.getAutoCommit()) {
+                throw new IllegalArgumentException("the connection is not in a transaction (auto-commit is on)");
+            }
+            requireSameDatabase(connection);
+        } catch (SQLException failure) {
+            throw PostgresErrors.wrap("checking the caller's connection", failure);
+        }
+        PostgresWrites writes = new PostgresWrites(connection, schema);
+        R result = work.run(writes);
+        writes.notifyIfWakes();
+        return result;
+    }
+
+    @Override
+    public boolean executionPending(String executionId) {
+        return read(connection -> ExecutionStatements.pending(connection, schema, executionId));
+    }
+
+    @Override
+    public ClaimProbe probe(String queue) {
+        return read(connection -> ClaimStatements.probe(connection, schema, queue));
+    }
+
+    @Override
+    public boolean isFull(String queue, long limit) {
+        return read(connection -> ReadStatements.isFull(connection, schema, queue, limit));
+    }
+
+    @Override
+    public QueueStats stats(String queue) {
+        return read(connection -> ReadStatements.stats(connection, schema, queue));
+    }
+
+    @Override
+    public List<FailedRow> listFailed(String queue, int limit, int offset) {
+        return read(connection -> ReadStatements.listFailed(connection, schema, queue, limit, offset));
+    }
+
+    @Override
+    public List<ReadyRow> listReady(String queue, int limit, int offset) {
+        return read(connection -> ReadStatements.listReady(connection, schema, queue, limit, offset));
+    }
+
+    @Override
+    public QueueSnapshot snapshot(String queue, Clock clock) {
+        return read(connection -> SnapshotStatements.snapshot(connection, schema, queue, clock));
+    }
+
+    @Override
+    public List<String> queueNames() {
+        return read(connection -> ReadStatements.queueNames(connection, schema));
+    }
+
+    /** A database that cannot be read gives a failed result naming why, never an exception. */
+    @Override
+    public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
+        long start = System.nanoTime();
+        try {
+            return read(connection -> IntegrityStatements.check(connection, schema, mode, maxErrors));
+        } catch (LocalQueueException unreadable) {
+            return new IntegrityCheckResult(IntegrityCheckResult.SCHEMA_VERSION, mode, maxErrors, false,
+                    List.of(unreadable.getMessage()), Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    /** Always refuses: an online copy is the SQLite file's; a PostgreSQL database is copied with pg_dump. */
+    @Override
+    public BackupResult backup(Path destination) {
+        throw new LocalQueueException("a PostgreSQL store has no file to copy: back its schema up with pg_dump, for "
+                + "instance pg_dump --schema=" + schema + " --format=custom --file=<file> <database>");
+    }
+
+    @Override
+    public void vacuum(Runnable ensureOpen) {
+        ensureOpen.run();
+        read(connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("VACUUM (ANALYZE) " + schema + ".messages, " + schema + ".message_headers");
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Wakeups wakeups() {
+        return wakeups;
+    }
+
+    @Override
+    public String location() {
+        return location;
+    }
+
+    @Override
+    public String engineVersion() {
+        return engineVersion;
+    }
+
+    /** Stops the wake-ups' watch; the data source stays the caller's. */
+    @Override
+    public void close() {
+        closed = true;
+        wakeups.close();
+    }
+
+    /** A read on a connection of its own, in auto-commit mode. */
+    @FunctionalInterface
+    private interface Read<R> {
+        R run(Connection connection) throws SQLException;
+    }
+
+    private <R> R read(Read<R> work) {
+        requireOpen();
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException failure) {
+            throw PostgresErrors.wrap("reading schema " + schema, failure);
+        }
+    }
+
+    private void requireSameDatabase(Connection connection) throws SQLException {
+        try (PreparedStatement layout = connection.prepareStatement("SELECT to_regclass(? || '.localqueue_schema')");
+             Connection own = dataSource.getConnection();
+             Statement ownDatabase = own.createStatement();
+             ResultSet ownName = ownDatabase.executeQuery("SELECT current_database()")) {
+            ownName.next();
+            String expected = ownName.getString(1);
+            layout.setString(1, schema);
+            try (ResultSet found = layout.executeQuery(); Statement theirs = connection.createStatement();
+                 ResultSet theirName = theirs.executeQuery("SELECT current_database()")) {
+                found.next();
+                theirName.next();
+                if (!expected.equals(theirName.getString(1)) || found.getString(1) == null) {
+                    throw new IllegalArgumentException("the connection reaches database " + theirName.getString(1)
+                            + ", not schema " + schema + " of database " + expected + " that this store uses");
+                }
+            }
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new QueueClosedException("the PostgreSQL store of schema " + schema + " is closed");
+        }
+    }
+}
