@@ -1,5 +1,9 @@
 package io.localqueue.internal.store;
 
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +25,60 @@ public record DeliveryMatch(long id, @Nullable String conflict) {
      * @param fingerprint its payload fingerprint, or null
      */
     public record Stored(long id, @Nullable String dedupKey, @Nullable String fingerprint) {
+    }
+
+    /** Finds, in a store's own SQL, the stored rows that stand for a delivery whose insert was skipped. */
+    @FunctionalInterface
+    public interface Lookup {
+        /**
+         * Looks the rows up and judges them.
+         *
+         * @param delivery the skipped delivery
+         * @return the match
+         * @throws SQLException when the database fails
+         */
+        DeliveryMatch find(Delivery delivery) throws SQLException;
+    }
+
+    /**
+     * Returns the key of a new row among the ids an insert returned.
+     *
+     * @param queue the row's queue
+     * @param eventId its event id
+     * @return the key
+     */
+    public static String rowKey(String queue, String eventId) {
+        return queue + '\n' + eventId;
+    }
+
+    /**
+     * Puts a fan-out's result together: each delivery's new row, or the stored row that stands for it.
+     *
+     * @param deliveries the deliveries in input order
+     * @param insertedIds the new rows' ids by {@link #rowKey}; entries are taken out as they are used
+     * @param lookup finds the row of a delivery whose insert was skipped
+     * @return the ids and which are new, or the first conflict
+     * @throws SQLException when a lookup fails
+     */
+    public static Delivered assemble(List<Delivery> deliveries, Map<String, Long> insertedIds, Lookup lookup)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>(deliveries.size());
+        List<Boolean> inserted = new ArrayList<>(deliveries.size());
+        for (Delivery delivery : deliveries) {
+            Long id = insertedIds.remove(rowKey(delivery.queue(), delivery.jobId()));
+            if (id != null) {
+                ids.add(id);
+                inserted.add(true);
+                continue;
+            }
+            DeliveryMatch existing = lookup.find(delivery);
+            if (existing.conflict() != null) {
+                return Delivered.conflicting(existing.conflict());
+            }
+            ids.add(existing.id());
+            inserted.add(false);
+        }
+        return Delivered.written(ids, inserted);
     }
 
     /**

@@ -42,4 +42,21 @@ public record StoredExecution(String executionId, String busName, String sourceN
     public boolean settled() {
         return sourceCompletedAt != null && ready == 0 && processing == 0;
     }
+
+    /**
+     * Returns this execution when it is of the source asked for; a checkpoint is owned by one source.
+     *
+     * @param sourceName the source definition's name
+     * @param fingerprint the source's fingerprint
+     * @return this execution
+     * @throws IllegalArgumentException when the checkpoint's execution is another source's
+     */
+    public StoredExecution requireSource(String sourceName, String fingerprint) {
+        if (!this.sourceName.equals(sourceName) || !sourceFingerprint.equals(fingerprint)) {
+            throw new IllegalArgumentException("checkpoint '" + checkpointName + "' of bus '" + busName
+                    + "' belongs to execution " + executionId + " of source '" + this.sourceName + "' (fingerprint "
+                    + sourceFingerprint + "), not of source '" + sourceName + "' (fingerprint " + fingerprint + ")");
+        }
+        return this;
+    }
 }

@@ -133,14 +133,7 @@ final class ExecutionStatements {
                 });
             }
         }
-        StoredExecution execution = read(session, id);
-        if (!execution.sourceName().equals(sourceName) || !execution.sourceFingerprint().equals(fingerprint)) {
-            throw new IllegalArgumentException("checkpoint '" + checkpoint + "' of bus '" + bus + "' belongs to "
-                    + "execution " + id + " of source '" + execution.sourceName() + "' (fingerprint "
-                    + execution.sourceFingerprint() + "), not of source '" + sourceName + "' (fingerprint "
-                    + fingerprint + ")");
-        }
-        return execution;
+        return read(session, id).requireSource(sourceName, fingerprint);
     }
 
     static StoredExecution read(Session session, String id) throws SQLException {

@@ -5,7 +5,6 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.DeliveryMatch;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,23 +85,7 @@ final class FanOutStatements {
             }
         }
         Map<String, Long> insertedIds = insertAll(session, deliveries, now);
-        List<Long> ids = new ArrayList<>(deliveries.size());
-        List<Boolean> inserted = new ArrayList<>(deliveries.size());
-        for (Delivery delivery : deliveries) {
-            Long id = insertedIds.remove(rowKey(delivery.queue(), delivery.jobId()));
-            if (id != null) {
-                ids.add(id);
-                inserted.add(true);
-                continue;
-            }
-            DeliveryMatch existing = existing(session, delivery);
-            if (existing.conflict() != null) {
-                return Delivered.conflicting(existing.conflict());
-            }
-            ids.add(existing.id());
-            inserted.add(false);
-        }
-        return Delivered.written(ids, inserted);
+        return DeliveryMatch.assemble(deliveries, insertedIds, delivery -> existing(session, delivery));
     }
 
     /**
@@ -174,7 +157,7 @@ final class FanOutStatements {
                     }
                 }, returned -> {
                     while (returned.next()) {
-                        ids.put(rowKey(returned.getString(2), returned.getString(3)), returned.getLong(1));
+                        ids.put(DeliveryMatch.rowKey(returned.getString(2), returned.getString(3)), returned.getLong(1));
                     }
                     return null;
                 });
@@ -184,9 +167,6 @@ final class FanOutStatements {
         return ids;
     }
 
-    private static String rowKey(String queue, String jobId) {
-        return queue + '\n' + jobId;
-    }
 
     static void link(Session session, long parentId, List<Long> childIds) throws SQLException {
         session.batch(INSERT_EDGE, childIds.size(), (statement, index) -> {

@@ -144,14 +144,7 @@ final class ExecutionStatements {
                 }
             }
         }
-        StoredExecution execution = read(connection, schema, id);
-        if (!execution.sourceName().equals(sourceName) || !execution.sourceFingerprint().equals(fingerprint)) {
-            throw new IllegalArgumentException("checkpoint '" + checkpoint + "' of bus '" + bus + "' belongs to "
-                    + "execution " + id + " of source '" + execution.sourceName() + "' (fingerprint "
-                    + execution.sourceFingerprint() + "), not of source '" + sourceName + "' (fingerprint "
-                    + fingerprint + ")");
-        }
-        return execution;
+        return read(connection, schema, id).requireSource(sourceName, fingerprint);
     }
 
     static StoredExecution read(Connection connection, String schema, String id) throws SQLException {

@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,23 +75,7 @@ final class FanOutStatements {
             }
         }
         Map<String, Long> insertedIds = insertAll(connection, schema, deliveries, now);
-        List<Long> ids = new ArrayList<>(deliveries.size());
-        List<Boolean> inserted = new ArrayList<>(deliveries.size());
-        for (Delivery delivery : deliveries) {
-            Long id = insertedIds.remove(rowKey(delivery.queue(), delivery.jobId()));
-            if (id != null) {
-                ids.add(id);
-                inserted.add(true);
-                continue;
-            }
-            DeliveryMatch existing = existing(connection, schema, delivery);
-            if (existing.conflict() != null) {
-                return Delivered.conflicting(existing.conflict());
-            }
-            ids.add(existing.id());
-            inserted.add(false);
-        }
-        return Delivered.written(ids, inserted);
+        return DeliveryMatch.assemble(deliveries, insertedIds, delivery -> existing(connection, schema, delivery));
     }
 
     static void link(Connection connection, String schema, long parentId, List<Long> childIds) throws SQLException {
@@ -194,16 +177,13 @@ final class FanOutStatements {
             insert.setArray(9, connection.createArrayOf("text", fingerprints));
             try (ResultSet returned = insert.executeQuery()) {
                 while (returned.next()) {
-                    ids.put(rowKey(returned.getString(2), returned.getString(3)), returned.getLong(1));
+                    ids.put(DeliveryMatch.rowKey(returned.getString(2), returned.getString(3)), returned.getLong(1));
                 }
             }
         }
         return ids;
     }
 
-    private static String rowKey(String queue, String jobId) {
-        return queue + '\n' + jobId;
-    }
 
     /** The row that stands for a delivery whose insert was skipped, or why it cannot stand for it. */
     private static DeliveryMatch existing(Connection connection, String schema, Delivery delivery)
