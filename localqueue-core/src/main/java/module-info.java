@@ -1,7 +1,9 @@
 /**
- * localqueue: durable, fenced, multi-process-safe job queues on one SQLite file. Only {@code io.localqueue} and
+ * localqueue: durable, fenced, multi-process-safe job queues on one SQLite file, or on PostgreSQL through the
+ * {@code io.localqueue.postgresql} module. Only {@code io.localqueue} and
  * {@code io.localqueue.bus} (the event bus) are API;
- * the {@code io.localqueue.internal} packages are not exported and may change in any release.
+ * the {@code io.localqueue.internal} packages are not exported, but for the store seam's to the PostgreSQL store's
+ * module, and may change in any release.
  */
 module io.localqueue {
     requires transitive java.sql;
@@ -13,4 +15,10 @@ module io.localqueue {
 
     exports io.localqueue;
     exports io.localqueue.bus;
+
+    // The seam, for the stores of database servers, which are modules of their own.
+    exports io.localqueue.internal.store to io.localqueue.postgresql;
+    exports io.localqueue.internal.wakeup to io.localqueue.postgresql;
+
+    uses io.localqueue.internal.store.ServerStoreProvider;
 }

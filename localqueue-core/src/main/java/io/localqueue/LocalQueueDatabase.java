@@ -1,21 +1,37 @@
 package io.localqueue;
 
 import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.engine.DatabaseHandles;
+import io.localqueue.internal.store.ServerSettings;
+import io.localqueue.internal.store.ServerStores;
 import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A shared handle on one localqueue database file, for applications that open many queues on it: all of them use
- * one writer connection and one small reader pool per file and JVM. Closing the handle does not close queues built
- * from it, but they must not be used after the last handle and queue on the file are closed.
+ * A shared handle on one localqueue database, for applications that open many queues on it: a SQLite file in a
+ * queue directory, whose queues in this JVM use one writer connection and one small reader pool, or a schema of a
+ * PostgreSQL database (with the {@code localqueue-postgresql} module), whose queues share one connection pool.
+ * Closing the handle does not close queues built from it, but they must not be used after the last handle and queue
+ * on the database are closed.
  *
  * <pre>{@code
  * try (LocalQueueDatabase database = LocalQueueDatabase.open(Path.of("./data"))) {
  *     SimpleQueue<Email> emails = SimpleQueue.builder(database, Email.class).name("emails").build();
  *     SimpleQueue<Invoice> invoices = SimpleQueue.builder(database, Invoice.class).name("invoices").build();
  * }
+ * }</pre>
+ *
+ * <p>On PostgreSQL, either on a pool of the application's, which stays the application's to close, or on one the
+ * handle opens and closes:
+ *
+ * <pre>{@code
+ * LocalQueueDatabase onPool = LocalQueueDatabase.open(dataSource);
+ * LocalQueueDatabase onUrl = LocalQueueDatabase.server("jdbc:postgresql://db.internal/app")
+ *         .username("app").password(secret).schema("jobs").poolSize(10).open();
  * }</pre>
  *
  * @since 0.1.0
@@ -34,12 +50,23 @@ public final class LocalQueueDatabase implements AutoCloseable {
      */
     public static final String BUS_QUEUE_PREFIX = "__bus__:";
 
-    private final Path path;
-    private final Path file;
+    /**
+     * The schema that holds the tables on a PostgreSQL database when none is named.
+     *
+     * @since 0.2.0
+     */
+    public static final String DEFAULT_SCHEMA = ServerSettings.DEFAULT_SCHEMA;
+
+    static {
+        DatabaseHandles.register(handle -> ((LocalQueueDatabase) handle).acquireShared());
+    }
+
+    private final @Nullable Path path;
+    private final @Nullable Path file;
     private final Database database;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalQueueDatabase(Path path, Path file, Database database) {
+    private LocalQueueDatabase(@Nullable Path path, @Nullable Path file, Database database) {
         this.path = path;
         this.file = file;
         this.database = database;
@@ -62,6 +89,61 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     /**
+     * Opens the tables in the {@value #DEFAULT_SCHEMA} schema of the PostgreSQL database a pool of the application's
+     * reaches, creating or migrating them; the pool stays the application's, and closing the handle leaves it open.
+     *
+     * @param dataSource the pool; one handle per pool and schema is shared by every queue in this JVM
+     * @return a handle to close when done
+     * @throws LocalQueueException when the data source reaches no database localqueue can use, the
+     *                             {@code localqueue-postgresql} module is missing, or the schema holds other tables
+     * @since 0.2.0
+     */
+    public static LocalQueueDatabase open(DataSource dataSource) {
+        return open(dataSource, DEFAULT_SCHEMA);
+    }
+
+    /**
+     * Opens the tables in a schema of the PostgreSQL database a pool of the application's reaches, creating the
+     * schema and tables when missing; the pool stays the application's.
+     *
+     * @param dataSource the pool
+     * @param schema a lower-case identifier, such as {@value #DEFAULT_SCHEMA}
+     * @return a handle to close when done
+     * @throws IllegalArgumentException when an argument is null or the schema is not a lower-case identifier
+     * @throws LocalQueueException when the data source reaches no database localqueue can use, the
+     *                             {@code localqueue-postgresql} module is missing, or the schema holds other tables
+     * @since 0.2.0
+     */
+    public static LocalQueueDatabase open(DataSource dataSource, String schema) {
+        return new LocalQueueDatabase(null, null, acquire(dataSource, schema));
+    }
+
+    /**
+     * Starts opening a PostgreSQL database by its JDBC URL, on a connection pool the handle opens and closes.
+     *
+     * @param jdbcUrl such as {@code jdbc:postgresql://db.internal:5432/app}
+     * @return the builder
+     * @throws IllegalArgumentException when the URL is blank
+     * @since 0.2.0
+     */
+    public static ServerBuilder server(String jdbcUrl) {
+        if (jdbcUrl == null || jdbcUrl.isBlank()) {
+            throw new IllegalArgumentException("jdbcUrl must not be blank");
+        }
+        return new ServerBuilder(jdbcUrl);
+    }
+
+    /** Opens (or joins) the tables of a schema reached through a caller's data source. */
+    static Database acquire(DataSource dataSource, String schema) {
+        if (dataSource == null) {
+            throw new IllegalArgumentException("dataSource must not be null");
+        }
+        ServerStores.DataSourceKey key = new ServerStores.DataSourceKey(dataSource,
+                ServerSettings.requireValidSchema(schema));
+        return Database.acquire(key, ServerStores.DataSourceKey::open);
+    }
+
+    /**
      * Opens (or joins) the database of a queue directory for a queue built on its own, without a handle.
      *
      * @param directory the queue directory
@@ -80,26 +162,70 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Returns the directory exactly as it was given to {@link #open(Path)}.
      *
      * @return the queue directory
+     * @throws UnsupportedOperationException when the database is on a server, which has no directory
      */
     public Path path() {
-        return path;
+        return requireFile(path);
     }
 
     /**
      * Returns the absolute path of the database file, with symbolic links resolved.
      *
      * @return the {@value #FILE_NAME} file
+     * @throws UnsupportedOperationException when the database is on a server, which has no file
      */
     public Path file() {
-        return file;
+        return requireFile(file);
+    }
+
+    /**
+     * Tells whether the database is a SQLite file, rather than tables on a database server.
+     *
+     * @return true for a file, which {@link #path()} and {@link #file()} then name
+     * @since 0.2.0
+     */
+    public boolean isFile() {
+        return file != null;
+    }
+
+    /**
+     * Describes where the queues are kept, for messages and reports: the file, or the server's URL and the schema.
+     *
+     * @return such as {@code /srv/app/data/localqueue.db} or {@code jdbc:postgresql://db/app schema localqueue}
+     * @since 0.2.0
+     */
+    public String location() {
+        return database.store().location();
+    }
+
+    /**
+     * Names the database engine that keeps the queues.
+     *
+     * @return "SQLite" or "PostgreSQL"
+     * @since 0.2.0
+     */
+    public String engine() {
+        return database.store().engine();
+    }
+
+    /**
+     * Returns the version of the database engine in use: the SQLite library's or the server's.
+     *
+     * @return such as "3.54.1" or "18.1"
+     * @since 0.2.0
+     */
+    public String engineVersion() {
+        return database.store().engineVersion();
     }
 
     /**
      * Returns the version of the SQLite library in use, such as "3.54.1".
      *
      * @return the SQLite version
+     * @throws UnsupportedOperationException when the database is on a server: see {@link #engineVersion()}
      */
     public String sqliteVersion() {
+        requireFile(file);
         return database.store().engineVersion();
     }
 
@@ -152,12 +278,106 @@ public final class LocalQueueDatabase implements AutoCloseable {
 
     private void requireOpen() {
         if (closed.get()) {
-            throw new IllegalStateException("database handle for " + path + " is closed");
+            throw new IllegalStateException("database handle for " + (path != null ? path : location())
+                    + " is closed");
         }
+    }
+
+    private Path requireFile(@Nullable Path value) {
+        if (value == null) {
+            throw new UnsupportedOperationException("the queues of " + location() + " are on a "
+                    + engine() + " server, which has no queue directory or file; see location()");
+        }
+        return value;
     }
 
     @Override
     public String toString() {
-        return "LocalQueueDatabase[" + file + "]";
+        return "LocalQueueDatabase[" + (file != null ? file : location()) + "]";
+    }
+
+    /**
+     * Configures a handle on a PostgreSQL database reached by URL, with a connection pool of its own that closing the
+     * last handle and queue on it closes; every setter validates at once.
+     *
+     * @since 0.2.0
+     */
+    public static final class ServerBuilder {
+
+        private final String url;
+        private @Nullable String username;
+        private @Nullable String password;
+        private String schema = DEFAULT_SCHEMA;
+        private int poolSize = ServerSettings.DEFAULT_POOL_SIZE;
+
+        private ServerBuilder(String url) {
+            this.url = url;
+        }
+
+        /**
+         * Sets the user to connect as; default the URL's {@code user} parameter.
+         *
+         * @param username the user
+         * @return this builder
+         * @throws IllegalArgumentException when blank
+         */
+        public ServerBuilder username(String username) {
+            if (username == null || username.isBlank()) {
+                throw new IllegalArgumentException("username must not be blank");
+            }
+            this.username = username;
+            return this;
+        }
+
+        /**
+         * Sets the password; default the URL's {@code password} parameter, or none.
+         *
+         * @param password the password, which no message or {@code toString} shows
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         */
+        public ServerBuilder password(String password) {
+            if (password == null) {
+                throw new IllegalArgumentException("password must not be null");
+            }
+            this.password = password;
+            return this;
+        }
+
+        /**
+         * Sets the schema that holds the tables, created when missing.
+         *
+         * @param schema a lower-case identifier; default {@value LocalQueueDatabase#DEFAULT_SCHEMA}
+         * @return this builder
+         * @throws IllegalArgumentException when not a letter or '_' followed by at most 62 letters, digits or '_'
+         */
+        public ServerBuilder schema(String schema) {
+            this.schema = ServerSettings.requireValidSchema(schema);
+            return this;
+        }
+
+        /**
+         * Sets the most connections the pool opens: the wake-ups hold one, and each read or write borrows one while it runs.
+         *
+         * @param poolSize at least 3; default 10
+         * @return this builder
+         * @throws IllegalArgumentException when below 3
+         */
+        public ServerBuilder poolSize(int poolSize) {
+            this.poolSize = ServerSettings.requireValidPoolSize(poolSize);
+            return this;
+        }
+
+        /**
+         * Opens the handle, creating the schema and tables as needed; equal settings in one JVM share one pool.
+         *
+         * @return a handle to close when done
+         * @throws LocalQueueException when the server cannot be reached, the {@code localqueue-postgresql} module is
+         *                             missing, or the schema holds other tables
+         */
+        public LocalQueueDatabase open() {
+            ServerSettings settings = new ServerSettings(url, username, password, schema, poolSize);
+            return new LocalQueueDatabase(null, null, Database.acquire(settings, ServerStores::open));
+        }
     }
 }

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,7 +53,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     private final Database database;
     private final Serializer<T> serializer;
     private final String name;
-    private final Path path;
+    private final @Nullable Path path;
     private final DeliveryPolicy delivery;
     private final DurabilityMode durability;
     private final OptionalLong maxPendingJobs;
@@ -90,7 +92,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @return a builder
      */
     public static <T> Builder<T> builder(Path directory, Serializer<T> serializer) {
-        return new Builder<>(requireArgument(directory, "directory"), null, requireArgument(serializer, "serializer"));
+        requireArgument(directory, "directory");
+        return new Builder<>(directory, () -> LocalQueueDatabase.acquire(directory),
+                requireArgument(serializer, "serializer"));
     }
 
     /**
@@ -125,7 +129,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public static <T> Builder<T> builder(LocalQueueDatabase database, Serializer<T> serializer) {
         requireArgument(database, "database");
-        return new Builder<>(database.path(), database, requireArgument(serializer, "serializer"));
+        return new Builder<>(database.isFile() ? database.path() : null, database::acquireShared,
+                requireArgument(serializer, "serializer"));
     }
 
     /**
@@ -136,6 +141,37 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public static Builder<Object> builder(LocalQueueDatabase database) {
         return builder(database, JsonSerializer.generic());
+    }
+
+    /**
+     * Starts a queue in the {@value LocalQueueDatabase#DEFAULT_SCHEMA} schema of the PostgreSQL database a pool of
+     * the application's reaches, with JSON payloads mapped to {@code type}; the pool stays open when the queue closes.
+     *
+     * @param dataSource the pool; queues on one pool in this JVM share one store
+     * @param type the payload class
+     * @param <T> the payload type
+     * @return a builder
+     * @since 0.2.0
+     */
+    public static <T> Builder<T> builder(DataSource dataSource, Class<T> type) {
+        return builder(dataSource, JsonSerializer.of(requireArgument(type, "type")));
+    }
+
+    /**
+     * Starts a queue in the {@value LocalQueueDatabase#DEFAULT_SCHEMA} schema of the PostgreSQL database a pool of
+     * the application's reaches, with a custom payload format; another schema is opened with
+     * {@link LocalQueueDatabase#open(DataSource, String)}.
+     *
+     * @param dataSource the pool, which stays open when the queue closes
+     * @param serializer the payload format
+     * @param <T> the payload type
+     * @return a builder
+     * @since 0.2.0
+     */
+    public static <T> Builder<T> builder(DataSource dataSource, Serializer<T> serializer) {
+        requireArgument(dataSource, "dataSource");
+        return new Builder<>(null, () -> LocalQueueDatabase.acquire(dataSource, LocalQueueDatabase.DEFAULT_SCHEMA),
+                requireArgument(serializer, "serializer"));
     }
 
     /**
@@ -653,8 +689,13 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * Returns the queue directory exactly as given to the builder.
      *
      * @return the directory
+     * @throws UnsupportedOperationException when the queue is on a database server, which has no directory
      */
     public Path path() {
+        if (path == null) {
+            throw new UnsupportedOperationException("queue '" + name + "' is on " + database.store().location()
+                    + ", which has no queue directory");
+        }
         return path;
     }
 
@@ -761,8 +802,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public static final class Builder<T> {
 
-        private final Path path;
-        private final @Nullable LocalQueueDatabase shared;
+        private final @Nullable Path path;
+        private final Supplier<Database> database;
         private final Serializer<T> serializer;
         private String name = DEFAULT_NAME;
         private DeliveryPolicy delivery = DeliveryPolicy.defaults();
@@ -770,9 +811,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
         private OptionalLong maxPendingJobs = OptionalLong.empty();
         private Clock clock = Clock.systemUTC();
 
-        private Builder(Path path, @Nullable LocalQueueDatabase shared, Serializer<T> serializer) {
+        private Builder(@Nullable Path path, Supplier<Database> database, Serializer<T> serializer) {
             this.path = path;
-            this.shared = shared;
+            this.database = database;
             this.serializer = serializer;
         }
 
@@ -841,14 +882,13 @@ public final class SimpleQueue<T> implements AutoCloseable {
         }
 
         /**
-         * Opens the queue, creating the directory, file and schema as needed.
+         * Opens the queue, creating the directory, file and schema (or a server's schema and tables) as needed.
          *
          * @return the open queue
-         * @throws LocalQueueException when the directory or file cannot be used
+         * @throws LocalQueueException when the directory, file or server cannot be used
          */
         public SimpleQueue<T> build() {
-            Database database = shared != null ? shared.acquireShared() : LocalQueueDatabase.acquire(path);
-            return new SimpleQueue<>(this, database);
+            return new SimpleQueue<>(this, database.get());
         }
     }
 }

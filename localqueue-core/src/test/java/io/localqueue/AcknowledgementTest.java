@@ -107,7 +107,7 @@ class AcknowledgementTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue(int maxRetries) {
-        return open(SimpleQueue.builder(dir).name("acks").delivery(new DeliveryPolicy(Duration.ofSeconds(30),
+        return open(SimpleQueue.builder(database()).name("acks").delivery(new DeliveryPolicy(Duration.ofSeconds(30),
                 maxRetries)).clock(clock));
     }
 }

@@ -18,7 +18,7 @@ class BackpressureTest extends QueueTestBase {
 
     @Test
     void maxPendingJobsMustBePositive() {
-        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(dir);
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database());
 
         assertThatThrownBy(() -> builder.maxPendingJobs(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPendingJobs");
@@ -31,7 +31,7 @@ class BackpressureTest extends QueueTestBase {
     @Test
     void isFullReadsWhetherThePendingJobsReachTheLimitWithoutReservingRoom() {
         SimpleQueue<Object> queue = queue(2);
-        SimpleQueue<Object> unlimited = open(SimpleQueue.builder(dir).name("unlimited").clock(clock));
+        SimpleQueue<Object> unlimited = open(SimpleQueue.builder(database()).name("unlimited").clock(clock));
         unlimited.putMany(List.of(EnqueueItem.of("x"), EnqueueItem.of("y"), EnqueueItem.of("z")));
 
         assertThat(queue.isFull()).isFalse();
@@ -219,7 +219,7 @@ class BackpressureTest extends QueueTestBase {
 
     @Test
     void exhaustedLeaseReclaimedToTheDeadLettersFreesItsSlot() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).delivery(new DeliveryPolicy(LEASE, 0))
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).delivery(new DeliveryPolicy(LEASE, 0))
                 .maxPendingJobs(1).clock(clock));
         queue.put("a");
         queue.getNowait();
@@ -248,7 +248,7 @@ class BackpressureTest extends QueueTestBase {
 
     @Test
     void queueAlreadyAboveANewLimitOpensAndStillAcceptsDuplicates() {
-        try (SimpleQueue<Object> unlimited = SimpleQueue.builder(dir).clock(clock).build()) {
+        try (SimpleQueue<Object> unlimited = SimpleQueue.builder(database()).clock(clock).build()) {
             for (int i = 0; i < 5; i++) {
                 unlimited.put("p" + i, "job-" + i);
             }
@@ -275,7 +275,7 @@ class BackpressureTest extends QueueTestBase {
     @Test
     void limitIsPerQueueName() {
         SimpleQueue<Object> first = queue(1);
-        SimpleQueue<Object> second = open(SimpleQueue.builder(dir).name("second").maxPendingJobs(1).clock(clock));
+        SimpleQueue<Object> second = open(SimpleQueue.builder(database()).name("second").maxPendingJobs(1).clock(clock));
         first.put("a");
 
         second.put("b", null, Duration.ZERO);
@@ -315,7 +315,7 @@ class BackpressureTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue(long maxPendingJobs) {
-        return open(SimpleQueue.builder(dir).delivery(new DeliveryPolicy(LEASE, 3)).maxPendingJobs(maxPendingJobs)
+        return open(SimpleQueue.builder(database()).delivery(new DeliveryPolicy(LEASE, 3)).maxPendingJobs(maxPendingJobs)
                 .clock(clock));
     }
 }

@@ -170,7 +170,7 @@ class BatchWorkerTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue(DeliveryPolicy policy) {
-        return open(SimpleQueue.builder(dir).name("batches").delivery(policy));
+        return open(SimpleQueue.builder(database()).name("batches").delivery(policy));
     }
 
     private static List<Long> putNumbers(SimpleQueue<Object> queue, int count) {

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -94,7 +95,7 @@ class ConcurrencyTest extends QueueTestBase {
     @Test
     void blockedGetIgnoresPutsToOtherQueues() throws Exception {
         SimpleQueue<Object> queue = queue();
-        SimpleQueue<Object> other = open(SimpleQueue.builder(dir).name("other"));
+        SimpleQueue<Object> other = open(SimpleQueue.builder(database()).name("other"));
         Threads.Call<Job<Object>> blocked = Threads.start("consumer", queue::get).awaitParked();
 
         other.put("not for you");
@@ -117,6 +118,7 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void getNowaitOnAnEmptyQueueDoesNotWaitForAnotherConnectionsWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
 
@@ -129,6 +131,7 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void getNowaitOnAQueueWithWorkThrowsQueueEmptyWhileAnotherConnectionHoldsTheWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
         long id = queue.put("a");
@@ -147,6 +150,7 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void getWithATimeoutEndsAtItsDeadlineWhileAnotherConnectionHoldsTheWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
         long id = queue.put("a");
@@ -163,6 +167,7 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void getWithoutATimeoutWaitsOutAnotherConnectionsWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
         long id = queue.put("a");
@@ -177,6 +182,7 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void putWaitsOutAnotherConnectionsWriteLock() throws Exception {
         SimpleQueue<Object> queue = queue();
         Threads.Call<Long> put;
@@ -307,7 +313,7 @@ class ConcurrencyTest extends QueueTestBase {
         return claims;
     }
 
-    /** A raw connection to the queue's file that holds SQLite's write lock until closed or rolled back. */
+    /** A raw connection to the queue's file that holds SQLite's write lock until closed or rolled back; SQLite only. */
     private Connection writeLockHolder() throws SQLException {
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
         try (Statement statement = connection.createStatement()) {
@@ -317,6 +323,6 @@ class ConcurrencyTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue() {
-        return open(SimpleQueue.builder(dir));
+        return open(SimpleQueue.builder(database()));
     }
 }

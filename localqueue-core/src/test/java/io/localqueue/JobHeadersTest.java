@@ -33,7 +33,7 @@ class JobHeadersTest extends QueueTestBase {
 
     @BeforeEach
     void openQueue() {
-        queue = open(SimpleQueue.builder(dir).name("emails").delivery(new DeliveryPolicy(Duration.ofSeconds(30), 3))
+        queue = open(SimpleQueue.builder(database()).name("emails").delivery(new DeliveryPolicy(Duration.ofSeconds(30), 3))
                 .clock(clock));
     }
 
@@ -113,14 +113,17 @@ class JobHeadersTest extends QueueTestBase {
 
         assertThat(queue.purge(Duration.ofSeconds(1), true)).isEqualTo(2);
 
-        assertThat(RawSqlite.rows(file(), "SELECT message_id FROM message_headers")).containsExactly(List.of((int) kept));
+        try (var connection = TestDatabases.connect(dir)) {
+            assertThat(RawSqlite.rows(connection, "SELECT message_id FROM message_headers"))
+                    .extracting(row -> ((Number) row.get(0)).longValue()).containsExactly(kept);
+        }
     }
 
     @Test
     void storedHeadersThatAreNotAJsonObjectOfStringsReadAsNone() throws SQLException {
         List<Long> ids = queue.putMany(List.of(EnqueueItem.<Object>of("a").withHeaders(TRACE),
                 EnqueueItem.<Object>of("b").withHeaders(TRACE), EnqueueItem.<Object>of("c").withHeaders(TRACE)));
-        try (var connection = RawSqlite.connect(file()); var statement = connection.createStatement()) {
+        try (var connection = TestDatabases.connect(dir); var statement = connection.createStatement()) {
             statement.executeUpdate("UPDATE message_headers SET headers = 'not json' WHERE message_id = " + ids.get(0));
             statement.executeUpdate("UPDATE message_headers SET headers = '{\"a\": {\"b\": 1}}' WHERE message_id = "
                     + ids.get(1));
@@ -177,9 +180,6 @@ class JobHeadersTest extends QueueTestBase {
         return queue.putMany(List.of(item)).get(0);
     }
 
-    private Path file() {
-        return dir.resolve(LocalQueueDatabase.FILE_NAME);
-    }
 
     private static Map<String, String> orderedHeaders(String... namesAndValues) {
         Map<String, String> headers = new LinkedHashMap<>();

@@ -7,7 +7,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Base of tests that open queues on a temporary directory with a {@link TestClock}, closed after each test. */
+/**
+ * Base of tests that open queues with a {@link TestClock}, closed after each test, on the database of a temporary
+ * directory: its SQLite file, or the store under test's ({@link TestDatabases}).
+ */
 public abstract class QueueTestBase {
 
     @TempDir
@@ -17,12 +20,22 @@ public abstract class QueueTestBase {
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 
+    private LocalQueueDatabase database;
+
     protected QueueTestBase() {
         this(TestClock.START);
     }
 
     protected QueueTestBase(Instant start) {
         clock = new TestClock(start);
+    }
+
+    /** Returns the test's database on the store under test, opened at the first call and closed after the test. */
+    protected LocalQueueDatabase database() {
+        if (database == null || database.isClosed()) {
+            database = closeAfterTest(TestDatabases.open(dir));
+        }
+        return database;
     }
 
     /** Builds the queue and closes it after the test. */
@@ -43,5 +56,6 @@ public abstract class QueueTestBase {
             opened.get(i).close();
         }
         opened.clear();
+        database = null;
     }
 }

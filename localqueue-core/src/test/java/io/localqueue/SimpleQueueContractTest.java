@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -220,7 +220,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void putManyWritesNothingWhenOneItemCannotBeSerialized() {
-        SimpleQueue<String> queue = open(SimpleQueue.builder(dir, new RefusingSerializer("poison")).clock(clock));
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(), new RefusingSerializer("poison")).clock(clock));
         queue.put("before");
 
         assertThatThrownBy(() -> queue.putMany(List.of(EnqueueItem.of("ok", "job-1"), EnqueueItem.of("poison"),
@@ -272,7 +272,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void getWakesWhenADelayedJobBecomesDue() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).delivery(POLICY));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).delivery(POLICY));
         long id = queue.put("a");
         queue.nack(queue.getNowait(), Duration.ofMillis(300), null);
 
@@ -284,7 +284,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void getWakesWhenALeaseExpires() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir)
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database())
                 .delivery(new DeliveryPolicy(Duration.ofMillis(300), 3)));
         long id = queue.put("a");
         queue.getNowait();
@@ -421,8 +421,7 @@ class SimpleQueueContractTest extends QueueTestBase {
         SimpleQueue<Object> queue = queue();
         long id = queue.put("a");
         queue.getNowait();
-        try (Connection connection = DriverManager.getConnection(
-                "jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
+        try (Connection connection = TestDatabases.connect(dir);
              PreparedStatement expire = connection.prepareStatement(
                      "UPDATE messages SET lease_until = ? WHERE id = ?")) {
             expire.setLong(1, clock.millis());
@@ -800,7 +799,7 @@ class SimpleQueueContractTest extends QueueTestBase {
     @Test
     void listReadyReportsAnUndecodablePayloadInsteadOfThrowing() {
         byte[] garbage = {'{', '"', 't', 'o', '"', ':', ' ', (byte) 0xFF};
-        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).name("mail").clock(clock));
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(database(), new RawBytesSerializer()).name("mail").clock(clock));
         raw.put(garbage);
 
         ReadyJob<Object> broken = queue("mail").listReady(10, 0).get(0);
@@ -926,7 +925,7 @@ class SimpleQueueContractTest extends QueueTestBase {
     @Test
     void listFailedReportsAnUndecodablePayloadInsteadOfThrowing() {
         byte[] garbage = {'{', '"', 't', 'o', '"', ':', ' ', (byte) 0xFF};
-        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).name("mail").clock(clock));
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(database(), new RawBytesSerializer()).name("mail").clock(clock));
         SimpleQueue<Object> json = queue("mail");
         long goodId = json.put(Map.of("to", "a@example.com"));
         long badId = raw.put(garbage);
@@ -951,7 +950,7 @@ class SimpleQueueContractTest extends QueueTestBase {
     @Test
     void claimingAnUndecodablePayloadMovesItToTheDeadLettersAsInvalidPayload() {
         byte[] garbage = "not json at all".getBytes(StandardCharsets.UTF_8);
-        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).clock(clock));
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(database(), new RawBytesSerializer()).clock(clock));
         SimpleQueue<Object> json = queue();
         long badId = raw.put(garbage);
         long goodId = json.put("fine");
@@ -978,8 +977,7 @@ class SimpleQueueContractTest extends QueueTestBase {
         long unknown = queue.put("unknown");
         queue.fail(queue.getNowait());
         queue.fail(queue.getNowait());
-        try (Connection connection = DriverManager.getConnection(
-                "jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
+        try (Connection connection = TestDatabases.connect(dir);
              PreparedStatement update = connection.prepareStatement(
                      "UPDATE messages SET failure_reason = ? WHERE id = ?")) {
             update.setString(1, null);
@@ -1164,20 +1162,25 @@ class SimpleQueueContractTest extends QueueTestBase {
     // ---- accessors ----------------------------------------------------------------------------------------------
 
     @Test
+    void runsOnTheStoreUnderTest() {
+        assertThat(database().engine()).isEqualToIgnoringCase(System.getProperty(TestDatabases.PROPERTY, "sqlite"));
+        assertThat(database().isFile()).isEqualTo(TestDatabases.onFile());
+    }
+
+    @Test
     void accessorsReturnTheDefaults() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()));
 
         assertThat(queue.name()).isEqualTo("default");
         assertThat(queue.delivery()).isEqualTo(DeliveryPolicy.defaults());
         assertThat(queue.durability()).isEqualTo(DurabilityMode.RELAXED);
         assertThat(queue.maxPendingJobs()).isEqualTo(OptionalLong.empty());
-        assertThat(queue.path()).isEqualTo(dir);
     }
 
     @Test
     void accessorsReturnTheConfiguration() {
         DeliveryPolicy policy = new DeliveryPolicy(Duration.ofSeconds(7), 5);
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).name("emails").delivery(policy)
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("emails").delivery(policy)
                 .durability(DurabilityMode.DURABLE).maxPendingJobs(42));
 
         assertThat(queue.name()).isEqualTo("emails");
@@ -1187,6 +1190,7 @@ class SimpleQueueContractTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void pathIsReturnedExactlyAsGiven() {
         Path given = dir.resolve("data").resolve(".").resolve("queues");
 
@@ -1199,7 +1203,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void durableQueueWorksLikeARelaxedOne() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).durability(DurabilityMode.DURABLE).clock(clock));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).durability(DurabilityMode.DURABLE).clock(clock));
         long id = queue.put("a");
 
         Job<Object> job = queue.getNowait();
@@ -1211,7 +1215,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void typedQueueRoundTripsRecords() {
-        SimpleQueue<JsonSerializerTest.Email> queue = open(SimpleQueue.builder(dir, JsonSerializerTest.Email.class)
+        SimpleQueue<JsonSerializerTest.Email> queue = open(SimpleQueue.builder(database(), JsonSerializerTest.Email.class)
                 .clock(clock));
         JsonSerializerTest.Email email = new JsonSerializerTest.Email("a@example.com", 1, List.of("x"));
         queue.put(email);
@@ -1221,8 +1225,7 @@ class SimpleQueueContractTest extends QueueTestBase {
 
     @Test
     void queuesOnASharedDatabaseHandleWorkAndLeaveItOpen() {
-        LocalQueueDatabase database = LocalQueueDatabase.open(dir);
-        closeAfterTest(database);
+        LocalQueueDatabase database = closeAfterTest(TestDatabases.open(dir));
         SimpleQueue<Object> generic = open(SimpleQueue.builder(database).name("generic").clock(clock));
         SimpleQueue<JsonSerializerTest.Email> typed = open(SimpleQueue.builder(database,
                 JsonSerializerTest.Email.class).name("typed").clock(clock));
@@ -1235,7 +1238,6 @@ class SimpleQueueContractTest extends QueueTestBase {
         assertThat(database.isClosed()).isFalse();
         SimpleQueue<byte[]> again = open(SimpleQueue.builder(database, new RawBytesSerializer()).name("generic")
                 .clock(clock));
-        assertThat(again.path()).isEqualTo(dir);
         assertThat(again.getNowait().data()).isEqualTo("\"a\"".getBytes(StandardCharsets.UTF_8));
     }
 
@@ -1278,15 +1280,15 @@ class SimpleQueueContractTest extends QueueTestBase {
     // ---- helpers ------------------------------------------------------------------------------------------------
 
     private SimpleQueue<Object> queue() {
-        return open(SimpleQueue.builder(dir).delivery(POLICY).clock(clock));
+        return open(SimpleQueue.builder(database()).delivery(POLICY).clock(clock));
     }
 
     private SimpleQueue<Object> queue(String name) {
-        return open(SimpleQueue.builder(dir).name(name).delivery(POLICY).clock(clock));
+        return open(SimpleQueue.builder(database()).name(name).delivery(POLICY).clock(clock));
     }
 
     private SimpleQueue<Object> queue(DeliveryPolicy policy) {
-        return open(SimpleQueue.builder(dir).delivery(policy).clock(clock));
+        return open(SimpleQueue.builder(database()).delivery(policy).clock(clock));
     }
 
     private static List<Object> drainData(SimpleQueue<Object> queue) {

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -774,7 +773,7 @@ class WorkerTest extends QueueTestBase {
 
     @Test
     void closingTheQueueEndsARunningWorker() throws Exception {
-        SimpleQueue<Object> queue = SimpleQueue.builder(dir).build();
+        SimpleQueue<Object> queue = SimpleQueue.builder(database()).build();
         Worker<Object> worker = track(Worker.builder(queue, job -> { }).concurrency(2).name("closing").build());
         Threads.Call<Boolean> run = Threads.start("runner", () -> {
             worker.run();
@@ -863,12 +862,12 @@ class WorkerTest extends QueueTestBase {
     // ---------------------------------------------------------------- support
 
     private SimpleQueue<Object> queue(DeliveryPolicy policy) {
-        return open(SimpleQueue.builder(dir).name("work").delivery(policy));
+        return open(SimpleQueue.builder(database()).name("work").delivery(policy));
     }
 
     /** A queue on the test clock, which stands still until the test moves it. */
     private SimpleQueue<Object> clockedQueue(DeliveryPolicy policy) {
-        return open(SimpleQueue.builder(dir).name("work").delivery(policy).clock(clock));
+        return open(SimpleQueue.builder(database()).name("work").delivery(policy).clock(clock));
     }
 
     /** Waits until the observer saw one job finish, and checks that it finished with {@code outcome}. */
@@ -907,8 +906,7 @@ class WorkerTest extends QueueTestBase {
     }
 
     private String lastError(long id) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(
-                "jdbc:sqlite:" + dir.resolve(LocalQueueDatabase.FILE_NAME));
+        try (Connection connection = TestDatabases.connect(dir);
              PreparedStatement select = connection.prepareStatement("SELECT last_error FROM messages WHERE id = ?")) {
             select.setLong(1, id);
             try (ResultSet row = select.executeQuery()) {

@@ -9,6 +9,7 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueClosedException;
 import io.localqueue.RetryPolicy;
 import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.engine.DatabaseHandles;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.FencedResults;
@@ -17,7 +18,6 @@ import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.WriteOptions;
-import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -133,7 +134,11 @@ public final class EventBus implements AutoCloseable {
         if (directory == null) {
             throw new IllegalArgumentException("directory must not be null");
         }
-        return new Builder(directory);
+        return new Builder(() -> {
+            try (LocalQueueDatabase handle = LocalQueueDatabase.open(directory)) {
+                return DatabaseHandles.retain(handle);
+            }
+        });
     }
 
     /**
@@ -150,7 +155,7 @@ public final class EventBus implements AutoCloseable {
         if (database.isClosed()) {
             throw new IllegalArgumentException("database " + database + " is closed");
         }
-        return new Builder(database.path());
+        return new Builder(() -> DatabaseHandles.retain(database));
     }
 
     /**
@@ -911,7 +916,7 @@ public final class EventBus implements AutoCloseable {
      */
     public static final class Builder {
 
-        private final Path directory;
+        private final Supplier<Database> database;
         private String name = DEFAULT_NAME;
         private BusTopology topology = BusTopology.empty();
         private DeliveryPolicy delivery = DeliveryPolicy.defaults();
@@ -923,8 +928,8 @@ public final class EventBus implements AutoCloseable {
         private Duration executionLease = DEFAULT_EXECUTION_LEASE;
         private DeliveryObserver observer = DeliveryObserver.NONE;
 
-        private Builder(Path directory) {
-            this.directory = directory;
+        private Builder(Supplier<Database> database) {
+            this.database = database;
         }
 
         /**
@@ -1074,8 +1079,7 @@ public final class EventBus implements AutoCloseable {
          * @throws io.localqueue.LocalQueueException when the file cannot be opened or is not a localqueue database
          */
         public EventBus build() {
-            Path canonical = SqliteQueueStore.prepareDirectory(directory);
-            Database database = Database.acquire(canonical, SqliteQueueStore::open);
+            Database database = this.database.get();
             try {
                 return new EventBus(this, database);
             } catch (RuntimeException failure) {

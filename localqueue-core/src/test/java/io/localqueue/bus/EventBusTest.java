@@ -14,7 +14,6 @@ import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -50,7 +49,7 @@ class EventBusTest extends BusTestBase {
 
 
     private EventBus open(BusTopology topology) {
-        return open(EventBus.builder(directory).topology(topology));
+        return open(EventBus.builder(database()).topology(topology));
     }
 
 
@@ -82,7 +81,7 @@ class EventBusTest extends BusTestBase {
         assertThat(first.inserted()).containsExactly(true);
         // json.dumps of the reference's envelope dict, from Python 3; the second event of a type is written without
         // a tree, the first with one
-        assertThat(rowValue("SELECT CAST(payload AS TEXT) FROM messages WHERE id = " + receipt.messageIds().get(0)))
+        assertThat(payload(receipt.messageIds().get(0)))
                 .isEqualTo("{\"event_id\": \"6f1c2b9e-4d3a-4f0b-8e7d-6c5b4a392817\", \"correlation_id\": "
                         + "\"6f1c2b9e-4d3a-4f0b-8e7d-6c5b4a392817\", \"causation_id\": null, \"event_type\": "
                         + "\"user.created\", \"event_schema\": \"user.created@1\", \"event_created_at\": "
@@ -181,7 +180,7 @@ class EventBusTest extends BusTestBase {
         assertThatThrownBy(() -> strict.dispatch(new UserWelcomed("u-1"))).isInstanceOf(NoSubscribersException.class)
                 .hasMessage("no subscription for 'user.welcomed'");
 
-        EventBus lenient = open(EventBus.builder(directory).name("lenient").requireSubscribers(false));
+        EventBus lenient = open(EventBus.builder(database()).name("lenient").requireSubscribers(false));
         DispatchReceipt receipt = lenient.dispatch(new UserWelcomed("u-1"));
         assertThat(receipt.subscriptions()).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM messages")).isZero();
@@ -246,11 +245,11 @@ class EventBusTest extends BusTestBase {
 
     @Test
     void theRetryPolicysBudgetIsWrittenOnEveryClaimOverTheStoredOne() throws SQLException {
-        EventBus producer = open(EventBus.builder(directory).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 9))
+        EventBus producer = open(EventBus.builder(database()).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 9))
                 .topology(BusTopology.builder().route("mailer", UserCreated.class).build()));
         DispatchReceipt receipt = producer.dispatch(new UserCreated("u-1", "Ann"));
         assertThat(count("SELECT max_attempts FROM messages WHERE id = " + receipt.messageIds().get(0))).isEqualTo(10);
-        EventBus consumer = open(EventBus.builder(directory)
+        EventBus consumer = open(EventBus.builder(database())
                 .topology(BusTopology.builder().route("mailer", UserCreated.class).build()));
         AtomicInteger calls = new AtomicInteger();
         Subscription mailer = consumer.subscription("mailer").handler(UserCreated.class, (event, context) -> {
@@ -340,7 +339,7 @@ class EventBusTest extends BusTestBase {
 
     @Test
     void aHandlerPastItsTimeoutIsInterruptedAndEndsAsHandlerTimeout() {
-        EventBus bus = open(EventBus.builder(directory).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 0)));
+        EventBus bus = open(EventBus.builder(database()).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 0)));
         Subscription subscription = bus.handler(UserCreated.class, (event, context) -> {
             Thread.sleep(60_000);
             return null;
@@ -395,7 +394,7 @@ class EventBusTest extends BusTestBase {
     void unreadableDeliveriesGetTheirOwnReasons() {
         EventBus producer = open(BusTopology.builder().route("audit", "*").build());
         producer.dispatch(new UserWelcomed("u-1"));
-        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(directory, Serializer.bytes()).name("__bus__:default:audit")
+        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(database(), Serializer.bytes()).name("__bus__:default:audit")
                 .build()) {
             raw.putMany(List.of(EnqueueItem.of("[1, 2]".getBytes(StandardCharsets.UTF_8)),
                     EnqueueItem.of("{\"payload\": {}}".getBytes(StandardCharsets.UTF_8)),
@@ -403,7 +402,7 @@ class EventBusTest extends BusTestBase {
                             + "\"event_created_at\": \"2026-07-25T10:15:30+00:00\", \"payload\": {\"userId\": "
                             + "[1]}}").getBytes(StandardCharsets.UTF_8))));
         }
-        EventBus consumer = open(EventBus.builder(directory).name("default")
+        EventBus consumer = open(EventBus.builder(database()).name("default")
                 .topology(BusTopology.builder().route("audit", "*").build()));
         consumer.register(UserCreated.class);
         Subscription audit = consumer.subscription("audit");
@@ -558,6 +557,15 @@ class EventBusTest extends BusTestBase {
         return Long.parseLong(rowValue(sql));
     }
 
+    /** A stored payload as text, read as bytes, which both stores keep it as. */
+    private String payload(long id) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT payload FROM messages WHERE id = " + id)) {
+            rows.next();
+            return new String(rows.getBytes(1), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     private String rowValue(String sql) throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(sql)) {
@@ -566,7 +574,4 @@ class EventBusTest extends BusTestBase {
         }
     }
 
-    private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("localqueue.db"));
-    }
 }

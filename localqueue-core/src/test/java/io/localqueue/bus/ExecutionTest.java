@@ -29,7 +29,7 @@ class ExecutionTest extends BusTestBase {
 
 
     private EventBus bus() {
-        return open(EventBus.builder(directory).executionLease(Duration.ofSeconds(2)).topology(BusTopology.builder()
+        return open(EventBus.builder(database()).executionLease(Duration.ofSeconds(2)).topology(BusTopology.builder()
                 .route("requests", UserRequested.class).route("created", UserCreated.class).build()));
     }
 
@@ -177,7 +177,7 @@ class ExecutionTest extends BusTestBase {
      * object, resumes the execution at once and completes it.
      */
     private void endedByTheBus(java.util.function.Consumer<EventBus> end) throws Exception {
-        EventBus first = open(EventBus.builder(directory).executionLease(Duration.ofMinutes(5)));
+        EventBus first = open(EventBus.builder(database()).executionLease(Duration.ofMinutes(5)));
         CountDownLatch holding = new CountDownLatch(5);
         first.handler(UserRequested.class, "requests", (event, context) -> {
             holding.countDown();
@@ -195,14 +195,13 @@ class ExecutionTest extends BusTestBase {
         assertThatThrownBy(() -> running.get(20, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(ExecutionStoppedException.class).hasMessageContaining("running it again resumes it");
         assertThat(first.runningExecutions()).isEmpty();
-        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:"
-                + directory.resolve("localqueue.db"));
+        try (java.sql.Connection connection = connect();
              java.sql.ResultSet lease = connection.createStatement().executeQuery(
                      "SELECT COUNT(*) FROM event_bus_execution_runtime WHERE source_receipt IS NOT NULL")) {
             lease.next();
             assertThat(lease.getLong(1)).as("source leases still held").isZero();
         }
-        EventBus second = open(EventBus.builder(directory).executionLease(Duration.ofMinutes(5)));
+        EventBus second = open(EventBus.builder(database()).executionLease(Duration.ofMinutes(5)));
         Set<Integer> handled = ConcurrentHashMap.newKeySet();
         second.handler(UserRequested.class, "requests", (event, context) -> {
             handled.add(event.number());
@@ -269,7 +268,7 @@ class ExecutionTest extends BusTestBase {
         bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);
         bus.execute(users(bus, 5));
 
-        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).name("__bus__:default:requests").build()) {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(database()).name("__bus__:default:requests").build()) {
             assertThat(queue.purge(Duration.ZERO, true)).isZero();
         }
     }

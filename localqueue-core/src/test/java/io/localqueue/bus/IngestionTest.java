@@ -28,7 +28,7 @@ class IngestionTest extends BusTestBase {
 
 
     private EventBus bus() {
-        return open(EventBus.builder(directory).topology(BusTopology.builder()
+        return open(EventBus.builder(database()).topology(BusTopology.builder()
                 .route("rows", RowImported.class).route("notes", NoteTaken.class).build()));
     }
 
@@ -169,7 +169,7 @@ class IngestionTest extends BusTestBase {
 
     @Test
     void unroutedEventsAreCountedAndStillMoveTheCheckpoint() {
-        EventBus bus = open(EventBus.builder(directory).requireSubscribers(false));
+        EventBus bus = open(EventBus.builder(database()).requireSubscribers(false));
 
         IngestionResult result = bus.ingest(SequenceSource.of(numbers(5)), "nowhere", NoteTaken::new, 2, 0);
 
@@ -181,7 +181,7 @@ class IngestionTest extends BusTestBase {
 
     @Test
     void anUnroutedEventStopsARequiringBusAfterTheBatchesBeforeIt() {
-        EventBus bus = open(EventBus.builder(directory).topology(BusTopology.builder()
+        EventBus bus = open(EventBus.builder(database()).topology(BusTopology.builder()
                 .route("notes", NoteTaken.class).build()));
 
         assertThatThrownBy(() -> bus.ingest(SequenceSource.of(numbers(5)), "mixed",

@@ -171,6 +171,13 @@ public interface QueueStore extends AutoCloseable {
     String location();
 
     /**
+     * Names the database engine, for messages.
+     *
+     * @return such as "SQLite"
+     */
+    String engine();
+
+    /**
      * Returns the database engine's version, such as SQLite's "3.54.1".
      *
      * @return the version

@@ -102,6 +102,11 @@ class ForwardingStore implements QueueStore {
     }
 
     @Override
+    public String engine() {
+        return target.engine();
+    }
+
+    @Override
     public String engineVersion() {
         return target.engineVersion();
     }

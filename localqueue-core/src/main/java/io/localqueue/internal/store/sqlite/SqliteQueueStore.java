@@ -218,6 +218,11 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public String engine() {
+        return "SQLite";
+    }
+
+    @Override
     public String engineVersion() {
         return sqliteVersion;
     }

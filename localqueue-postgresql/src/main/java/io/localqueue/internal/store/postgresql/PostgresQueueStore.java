@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A localqueue database in a schema of a PostgreSQL database, reached through a {@link DataSource} of the caller's
@@ -36,6 +37,7 @@ import javax.sql.DataSource;
 public final class PostgresQueueStore implements QueueStore {
 
     private final DataSource dataSource;
+    private final @Nullable AutoCloseable ownedPool;
     private final String schema;
     private final String location;
     private final String engineVersion;
@@ -52,14 +54,31 @@ public final class PostgresQueueStore implements QueueStore {
      * @throws LocalQueueException when the database cannot be reached, or the schema holds another layout
      */
     public PostgresQueueStore(DataSource dataSource, String schema) {
+        this(dataSource, schema, null);
+    }
+
+    /**
+     * Opens a layout on a pool that closing the store closes, or on the caller's data source when {@code ownedPool}
+     * is null; a failure to open closes the owned pool.
+     *
+     * @param dataSource reaches the database
+     * @param schema the layout's schema, created when missing
+     * @param ownedPool the pool behind {@code dataSource} that this store owns, or null
+     */
+    PostgresQueueStore(DataSource dataSource, String schema, @Nullable AutoCloseable ownedPool) {
         this.dataSource = dataSource;
+        this.ownedPool = ownedPool;
         this.schema = PostgresSchema.requireValidName(schema);
         try (Connection connection = dataSource.getConnection()) {
             PostgresSchema.createOrMigrate(connection, schema);
             this.location = connection.getMetaData().getURL() + " schema " + schema;
             this.engineVersion = connection.getMetaData().getDatabaseProductVersion();
         } catch (SQLException failure) {
+            closeOwnedPool();
             throw PostgresErrors.wrap("opening schema " + schema, failure);
+        } catch (RuntimeException failure) {
+            closeOwnedPool();
+            throw failure;
         }
         this.transactions = new PostgresTransactions(dataSource, schema);
         this.wakeups = new Wakeups("localqueue-postgresql-" + schema, new NotifyWatch(dataSource, schema));
@@ -172,15 +191,32 @@ public final class PostgresQueueStore implements QueueStore {
     }
 
     @Override
+    public String engine() {
+        return "PostgreSQL";
+    }
+
+    @Override
     public String engineVersion() {
         return engineVersion;
     }
 
-    /** Stops the wake-ups' watch; the data source stays the caller's. */
+    /** Stops the wake-ups' watch, then closes the pool this store owns; a caller's data source stays open. */
     @Override
     public void close() {
         closed = true;
         wakeups.close();
+        closeOwnedPool();
+    }
+
+    private void closeOwnedPool() {
+        if (ownedPool != null) {
+            try {
+                ownedPool.close();
+            } catch (Exception failure) {
+                throw new LocalQueueException("closing the connection pool of schema " + schema + " failed: "
+                        + failure.getMessage(), failure);
+            }
+        }
     }
 
     /** A read on a connection of its own, in auto-commit mode. */

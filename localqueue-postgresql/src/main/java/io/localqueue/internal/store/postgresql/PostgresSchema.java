@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +13,6 @@ import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The PostgreSQL layout of a localqueue database, in a schema of the user's naming: table {@code messages} with the
@@ -32,9 +32,6 @@ final class PostgresSchema {
     static final int STATUS_LEASED = 1;
     static final int STATUS_ACKED = 2;
     static final int STATUS_FAILED = 3;
-
-    /** Unquoted PostgreSQL identifiers of the user's naming: lower case, so that no quoting rule can surprise. */
-    private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     /** Columns a localqueue {@code messages} table has; one without them is someone else's. */
     private static final Set<String> BASE_COLUMNS = Set.of(
@@ -177,12 +174,7 @@ final class PostgresSchema {
      * @throws IllegalArgumentException when it is not a lower-case unquoted identifier of at most 63 characters
      */
     static String requireValidName(String schema) {
-        if (schema == null || !NAME.matcher(schema).matches()) {
-            throw new IllegalArgumentException("schema must be a lower-case PostgreSQL identifier: a letter or '_', "
-                    + "then letters, digits or '_', at most 63 in all; got " + (schema == null ? "null"
-                    : "'" + schema + "'"));
-        }
-        return schema;
+        return ServerSettings.requireValidSchema(schema);
     }
 
     /**

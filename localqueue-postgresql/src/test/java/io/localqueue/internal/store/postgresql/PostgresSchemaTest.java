@@ -131,7 +131,7 @@ class PostgresSchemaTest {
     void schemaNamesAreCheckedBeforeAnythingIsSent() {
         for (String bad : new String[] {"Mixed", "has-dash", "1starts", "x; DROP SCHEMA public", "", "a".repeat(64)}) {
             assertThatThrownBy(() -> PostgresSchema.requireValidName(bad)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("schema must be a lower-case PostgreSQL identifier");
+                    .hasMessageContaining("schema must be a lower-case identifier");
         }
         assertThatThrownBy(() -> PostgresSchema.requireValidName(null)).hasMessageContaining("got null");
         assertThat(PostgresSchema.requireValidName("localqueue_2")).isEqualTo("localqueue_2");

@@ -1,5 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +18,7 @@ final class PostgresServer {
 
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static volatile EmbeddedPostgres server;
+    private static volatile HikariDataSource pool;
 
     private PostgresServer() {
     }
@@ -37,6 +40,34 @@ final class PostgresServer {
             }
         }
         return running.getPostgresDatabase();
+    }
+
+    /** Returns a pool on the server's {@code postgres} database, as applications reach it, opened on first use. */
+    static DataSource pool() {
+        HikariDataSource open = pool;
+        if (open == null) {
+            synchronized (PostgresServer.class) {
+                open = pool;
+                if (open == null) {
+                    database();
+                    HikariConfig config = new HikariConfig();
+                    config.setJdbcUrl(url());
+                    config.setUsername("postgres");
+                    config.setMaximumPoolSize(40);
+                    config.setMinimumIdle(2);
+                    config.setPoolName("tests");
+                    open = new HikariDataSource(config);
+                    pool = open;
+                }
+            }
+        }
+        return open;
+    }
+
+    /** Returns the JDBC URL of the server's {@code postgres} database, starting the server on first use. */
+    static String url() {
+        database();
+        return server.getJdbcUrl("postgres", "postgres");
     }
 
     /** Opens a connection to the server's {@code postgres} database. */

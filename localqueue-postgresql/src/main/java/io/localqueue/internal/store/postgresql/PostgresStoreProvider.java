@@ -1,0 +1,76 @@
+package io.localqueue.internal.store.postgresql;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ServerSettings;
+import io.localqueue.internal.store.ServerStoreProvider;
+import javax.sql.DataSource;
+
+/**
+ * The PostgreSQL store as a service of the store seam: on a caller's data source, or on a HikariCP pool of its own
+ * that the store closes.
+ */
+public final class PostgresStoreProvider implements ServerStoreProvider {
+
+    /** The URL prefix of the PostgreSQL JDBC driver. */
+    static final String URL_PREFIX = "jdbc:postgresql:";
+
+    /** Creates the provider; {@link java.util.ServiceLoader} calls this. */
+    public PostgresStoreProvider() {
+    }
+
+    @Override
+    public String engine() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public boolean serves(String jdbcUrl) {
+        return jdbcUrl.startsWith(URL_PREFIX);
+    }
+
+    @Override
+    public QueueStore open(DataSource dataSource, String schema) {
+        return new PostgresQueueStore(dataSource, schema, null);
+    }
+
+    @Override
+    public QueueStore open(ServerSettings settings) {
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(poolConfig(settings));
+        } catch (RuntimeException failure) {
+            throw new LocalQueueException("cannot connect to " + settings.url() + " as " + (settings.username() == null
+                    ? "the URL's user" : settings.username()) + ": " + rootMessage(failure), failure);
+        }
+        return new PostgresQueueStore(pool, settings.schema(), pool);
+    }
+
+    /** The pool: its size, credentials, a name that shows in the server's pg_stat_activity, and a prompt first try. */
+    static HikariConfig poolConfig(ServerSettings settings) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(settings.url());
+        if (settings.username() != null) {
+            config.setUsername(settings.username());
+        }
+        if (settings.password() != null) {
+            config.setPassword(settings.password());
+        }
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setMinimumIdle(Math.min(2, settings.poolSize()));
+        config.setPoolName("localqueue-" + settings.schema());
+        config.addDataSourceProperty("ApplicationName", "localqueue");
+        config.setInitializationFailTimeout(1);
+        return config;
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage();
+    }
+}
