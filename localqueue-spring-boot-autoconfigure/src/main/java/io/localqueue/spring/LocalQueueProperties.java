@@ -24,9 +24,21 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class LocalQueueProperties {
 
     /**
-     * Directory holding the queue database file (localqueue.db); created when missing.
+     * Where the queues are kept: SQLITE, a file in localqueue.path, or POSTGRESQL, a schema of a PostgreSQL database
+     * (localqueue.postgresql.*, or a DataSource bean marked @LocalQueueDataSource).
+     */
+    private Store store = Store.SQLITE;
+
+    /**
+     * Directory holding the queue database file (localqueue.db); created when missing. Used when localqueue.store
+     * is SQLITE.
      */
     private Path path = Path.of(LocalQueueDatabase.DEFAULT_DIRECTORY);
+
+    /**
+     * The PostgreSQL database, when localqueue.store is POSTGRESQL.
+     */
+    private final Postgresql postgresql = new Postgresql();
 
     /**
      * How commits reach the disk: RELAXED (synchronous=NORMAL, may lose the last commits on an OS crash) or
@@ -88,6 +100,18 @@ public class LocalQueueProperties {
      * The event bus on the same database.
      */
     private final Bus bus = new Bus();
+
+    public Store getStore() {
+        return store;
+    }
+
+    public void setStore(Store store) {
+        this.store = store;
+    }
+
+    public Postgresql getPostgresql() {
+        return postgresql;
+    }
 
     public Path getPath() {
         return path;
@@ -710,6 +734,97 @@ public class LocalQueueProperties {
 
         public void setAllowUnsafeVersion(boolean allowUnsafeVersion) {
             this.allowUnsafeVersion = allowUnsafeVersion;
+        }
+    }
+
+    /**
+     * Where the queues are kept.
+     *
+     * @since 0.2.0
+     */
+    public enum Store {
+
+        /** A SQLite file in {@code localqueue.path}. */
+        SQLITE,
+
+        /** A schema of a PostgreSQL database, shared by every host that names it. */
+        POSTGRESQL
+    }
+
+    /**
+     * The PostgreSQL database of {@code localqueue.store=postgresql}, reached by URL on a pool localqueue opens, when
+     * no DataSource bean is marked {@code @LocalQueueDataSource}.
+     *
+     * @since 0.2.0
+     */
+    public static class Postgresql {
+
+        /**
+         * JDBC URL of the database, such as jdbc:postgresql://db.internal:5432/app; needed unless a DataSource bean
+         * is marked @LocalQueueDataSource.
+         */
+        private @Nullable String url;
+
+        /**
+         * User to connect as; default the URL's user parameter.
+         */
+        private @Nullable String username;
+
+        /**
+         * Password of the user; default the URL's password parameter, or none.
+         */
+        private @Nullable String password;
+
+        /**
+         * Schema that holds the queue tables, created when missing; a lower-case identifier. It applies to a marked
+         * DataSource too.
+         */
+        private String schema = LocalQueueDatabase.DEFAULT_SCHEMA;
+
+        /**
+         * Most connections the pool localqueue opens for the URL holds, at least 3: the wake-ups' listener holds one,
+         * and each claim, settlement or read borrows one while it runs.
+         */
+        private int poolSize = 10;
+
+        public @Nullable String getUrl() {
+            return url;
+        }
+
+        public void setUrl(@Nullable String url) {
+            this.url = url;
+        }
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public String getSchema() {
+            return schema;
+        }
+
+        public void setSchema(String schema) {
+            this.schema = schema;
+        }
+
+        public int getPoolSize() {
+            return poolSize;
+        }
+
+        public void setPoolSize(int poolSize) {
+            this.poolSize = poolSize;
         }
     }
 

@@ -2,13 +2,13 @@ package io.localqueue.spring.actuate;
 
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.Subscription;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,16 +71,20 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        Path file = queues.database().file();
-        if (!Files.isRegularFile(file)) {
-            builder.down().withDetail("file", file.toString())
+        LocalQueueDatabase database = queues.database();
+        if (database.isFile() && !Files.isRegularFile(database.file())) {
+            builder.down().withDetail("file", database.file().toString())
                     .withDetail("error", "the queue file no longer exists; writes fail until the application "
                             + "reopens it");
             return;
         }
         IntegrityCheckResult integrity = integrity();
-        builder.withDetail("file", queues.database().file().toString())
-                .withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
+        if (database.isFile()) {
+            builder.withDetail("file", database.file().toString());
+        } else {
+            builder.withDetail("store", database.engine()).withDetail("location", database.location());
+        }
+        builder.withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         Map<String, Object> details = new LinkedHashMap<>();
         Map<String, Object> subscriptions = new LinkedHashMap<>();
         try {

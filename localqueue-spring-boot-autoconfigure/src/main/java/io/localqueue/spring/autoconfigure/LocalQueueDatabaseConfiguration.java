@@ -7,6 +7,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.spring.EnqueueInterceptor;
+import io.localqueue.spring.LocalQueueDataSource;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
@@ -17,6 +18,7 @@ import io.localqueue.spring.RetryBackoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -111,8 +113,9 @@ class LocalQueueDatabaseConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    LocalQueueDatabase localQueueDatabase(LocalQueueProperties properties) {
-        return LocalQueueDatabase.open(properties.getPath());
+    LocalQueueDatabase localQueueDatabase(LocalQueueProperties properties,
+                                          @LocalQueueDataSource ObjectProvider<DataSource> marked) {
+        return LocalQueueStoreOpening.open(properties, marked.getIfAvailable());
     }
 
     @Bean

@@ -46,7 +46,7 @@ final class SqliteVersionCheck implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (bean instanceof LocalQueueDatabase database) {
+        if (bean instanceof LocalQueueDatabase database && database.isFile()) {
             check(database);
         }
         return bean;

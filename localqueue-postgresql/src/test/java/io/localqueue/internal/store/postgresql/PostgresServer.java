@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * One real PostgreSQL server for every test of this JVM, started from the binaries on the test class path at first
  * use and stopped when the JVM exits; each test takes a schema of its own, so tests never see each other's rows.
  */
-final class PostgresServer {
+public final class PostgresServer {
 
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static volatile EmbeddedPostgres server;
@@ -24,7 +24,7 @@ final class PostgresServer {
     }
 
     /** Returns the server's {@code postgres} database, starting the server on first use. */
-    static DataSource database() {
+    public static DataSource database() {
         EmbeddedPostgres running = server;
         if (running == null) {
             synchronized (PostgresServer.class) {
@@ -43,7 +43,7 @@ final class PostgresServer {
     }
 
     /** Returns a pool on the server's {@code postgres} database, as applications reach it, opened on first use. */
-    static DataSource pool() {
+    public static DataSource pool() {
         HikariDataSource open = pool;
         if (open == null) {
             synchronized (PostgresServer.class) {
@@ -65,18 +65,18 @@ final class PostgresServer {
     }
 
     /** Returns the JDBC URL of the server's {@code postgres} database, starting the server on first use. */
-    static String url() {
+    public static String url() {
         database();
         return server.getJdbcUrl("postgres", "postgres");
     }
 
     /** Opens a connection to the server's {@code postgres} database. */
-    static Connection connect() throws SQLException {
+    public static Connection connect() throws SQLException {
         return database().getConnection();
     }
 
     /** Returns a schema name no other test of this JVM uses. */
-    static String freshSchema() {
+    public static String freshSchema() {
         return "t" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
     }
 }
