@@ -8,6 +8,8 @@ import java.util.Locale;
  * <pre>
  * ./mvnw -q -pl localqueue-benchmark -am -DskipTests package exec:java \
  *     -Dexec.args="--profile standard --output target/benchmarks"
+ * ./mvnw -q -pl localqueue-benchmark -am -DskipTests package exec:java \
+ *     -Dexec.args="--store postgresql --profile standard --output target/benchmarks-postgresql"
  * </pre>
  *
  * Fails (a non-zero exit, or a failed Maven build) when any scenario's validation fails.
@@ -29,7 +31,8 @@ public final class BenchmarkMain {
             return;
         }
         Options options = Options.parse(args, Options.baseDirectory());
-        System.out.println("localqueue benchmark: profile " + options.profile() + ", modes " + options.modes());
+        System.out.println("localqueue benchmark: profile " + options.profile() + ", store " + options.store()
+                + ", modes " + options.modes());
         Report report = BenchmarkRun.execute(options, line -> System.out.println("  " + line));
         System.out.printf(Locale.ROOT, "Finished in %.0f s; reports in %s%n", report.durationSeconds(),
                 options.output());

@@ -3,6 +3,7 @@ package io.localqueue.benchmark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,8 @@ import java.util.stream.Stream;
  * raw limit and the scenario compared with it run close together in time, under similar machine load), then the
  * ratios, the validation summary and the reports. A scenario compared with a raw limit runs {@link Profile#rounds()}
  * times, each round after its own raw measurement, and {@link Rounds} keeps the median round. A scenario that throws
- * is reported as a failure and the run goes on.
+ * is reported as a failure and the run goes on. On {@code --store postgresql} the run first starts an embedded
+ * PostgreSQL server in the work directory and stops it at the end; its scenarios and raw baseline are the store's.
  */
 public final class BenchmarkRun {
 
@@ -39,47 +41,88 @@ public final class BenchmarkRun {
      * @throws IOException when the work or output directory cannot be used
      */
     public static Report execute(Options options, Consumer<String> progress) throws IOException {
-        Profile profile = Profile.named(options.profile());
+        return execute(options, Profile.named(options.profile()), progress);
+    }
+
+    /**
+     * Runs the benchmark with sizes of the caller's instead of the named profile's, and writes its reports.
+     *
+     * @param options the command line, whose profile name is ignored
+     * @param profile the sizes
+     * @param progress where progress lines go
+     * @return the report
+     * @throws IOException when the work or output directory cannot be used
+     */
+    public static Report execute(Options options, Profile profile, Consumer<String> progress) throws IOException {
         Instant startedAt = Instant.now();
         long start = System.nanoTime();
         double loadAtStart = HostInfo.loadAverage();
         Files.createDirectories(options.workDirectory());
         Path workRoot = Files.createTempDirectory(options.workDirectory(), "run-");
         try {
-            HostInfo host = HostInfo.collect(workRoot, options.modes());
-            RunContext context = new RunContext(profile, options.modes(), workRoot, progress);
-            List<ScenarioResult> raw = new ArrayList<>();
-            List<ScenarioResult> measured = new ArrayList<>();
-            Set<RawWorkload> done = new HashSet<>();
-            for (Scenario scenario : Scenarios.of(profile, options.only())) {
-                int rounds = scenario.repeated() ? profile.rounds() : 1;
-                List<List<ScenarioResult>> roundResults = new ArrayList<>();
-                for (int round = 1; round <= rounds; round++) {
-                    if (rounds > 1) {
-                        context.progress(scenario.name() + ": round " + round + " of " + rounds);
-                    }
-                    List<RawWorkload> needed = scenario.repeated() ? scenario.baselines()
-                            : scenario.baselines().stream().filter(done::add).toList();
-                    if (!needed.isEmpty()) {
-                        raw.addAll(runSafely(new RawBaseline(needed), context));
-                    }
-                    roundResults.add(withRatios(runSafely(scenario, context), raw));
-                }
-                measured.addAll(Rounds.foldScenario(roundResults));
+            if (options.store().equals(PostgresBenchStore.NAME)) {
+                return onServer(options, profile, workRoot, progress, startedAt, start, loadAtStart);
             }
-            List<ScenarioResult> results = new ArrayList<>(Rounds.foldRaw(raw));
-            results.addAll(measured);
-            Report report = new Report(Report.SCHEMA_VERSION, profile.name(), startedAt.toString(),
-                    Instant.now().toString(), (System.nanoTime() - start) / 1e9, options.arguments(), host,
-                    new Report.LoadAverage(loadAtStart, HostInfo.loadAverage()), profile, results,
-                    summarize(results));
-            ReportWriter.write(report, options.output());
-            return report;
+            HostInfo host = HostInfo.collect(workRoot, options.modes());
+            return measure(options, profile, BenchStore.Sqlite.INSTANCE, host, workRoot, progress, startedAt, start,
+                    loadAtStart);
         } finally {
             if (!options.keepWorkDirectory()) {
                 deleteRecursively(workRoot);
             }
         }
+    }
+
+    /** Starts the embedded PostgreSQL server in the work directory, runs on it, and stops it. */
+    private static Report onServer(Options options, Profile profile, Path workRoot, Consumer<String> progress,
+                                   Instant startedAt, long start, double loadAtStart) throws IOException {
+        progress.accept("starting the embedded PostgreSQL server");
+        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start(workRoot.resolve("postgresql-data"))) {
+            PostgresServerInfo info;
+            try {
+                info = server.describe();
+            } catch (SQLException failure) {
+                throw new IOException("the embedded PostgreSQL server cannot be read: " + failure.getMessage(),
+                        failure);
+            }
+            progress.accept("PostgreSQL " + info.version() + ", " + info.settings());
+            HostInfo host = HostInfo.collect(workRoot, options.modes(), info);
+            return measure(options, profile, new PostgresBenchStore(server.url()), host, workRoot, progress,
+                    startedAt, start, loadAtStart);
+        }
+    }
+
+    private static Report measure(Options options, Profile profile, BenchStore store, HostInfo host, Path workRoot,
+                                  Consumer<String> progress, Instant startedAt, long start, double loadAtStart)
+            throws IOException {
+        RunContext context = new RunContext(profile, options.modes(), store, workRoot, progress);
+        List<ScenarioResult> raw = new ArrayList<>();
+        List<ScenarioResult> measured = new ArrayList<>();
+        Set<RawWorkload> done = new HashSet<>();
+        for (Scenario scenario : Scenarios.of(profile, options.only(), store.name())) {
+            int rounds = scenario.repeated() ? profile.rounds() : 1;
+            List<List<ScenarioResult>> roundResults = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                if (rounds > 1) {
+                    context.progress(scenario.name() + ": round " + round + " of " + rounds);
+                }
+                List<RawWorkload> needed = scenario.repeated() ? scenario.baselines()
+                        : scenario.baselines().stream().filter(done::add).toList();
+                if (!needed.isEmpty()) {
+                    raw.addAll(runSafely(store.rawBaseline(needed), context));
+                }
+                roundResults.add(withRatios(runSafely(scenario, context), raw));
+            }
+            measured.addAll(Rounds.foldScenario(roundResults));
+        }
+        List<ScenarioResult> results = new ArrayList<>(Rounds.foldRaw(raw));
+        results.addAll(measured);
+        Report report = new Report(Report.SCHEMA_VERSION, profile.name(), startedAt.toString(),
+                Instant.now().toString(), (System.nanoTime() - start) / 1e9, options.arguments(), host,
+                new Report.LoadAverage(loadAtStart, HostInfo.loadAverage()), profile, results,
+                summarize(results));
+        ReportWriter.write(report, options.output());
+        return report;
     }
 
     private static List<ScenarioResult> runSafely(Scenario scenario, RunContext context) {

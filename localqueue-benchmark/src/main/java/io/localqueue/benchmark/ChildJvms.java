@@ -43,6 +43,19 @@ final class ChildJvms {
     }
 
     /**
+     * Returns a child's settings with those of the run's store, so the child reaches the run's queues.
+     *
+     * @param context the run
+     * @param settings the role's {@code key=value} settings
+     * @return the settings, then the store's
+     */
+    static List<String> settings(RunContext context, String... settings) {
+        List<String> all = new ArrayList<>(List.of(settings));
+        all.addAll(context.store().childSettings());
+        return all;
+    }
+
+    /**
      * Returns the class path of the benchmark's own classes: the JVM's class path when it holds them (a plain
      * {@code java -cp} run, or a test), otherwise the URLs of the class loader that loaded them (as under
      * {@code exec:java}, which runs the module inside Maven's JVM).

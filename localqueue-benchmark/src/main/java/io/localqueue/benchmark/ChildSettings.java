@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The {@code key=value} settings a child JVM was started with; every child gets {@code dir}, {@code mode} and
- * {@code queue}, and a missing setting fails the child with its name.
+ * {@code queue} (and, on a PostgreSQL run, {@code store} and {@code url}), and a missing setting fails the child with
+ * its name.
  *
  * @param values the settings by key
  */
@@ -65,6 +66,11 @@ record ChildSettings(Map<String, String> values) {
         return DurabilityMode.valueOf(text("mode"));
     }
 
+    /** Returns the store the queues are on ({@code store}, and its own settings; SQLite when absent). */
+    BenchStore store() {
+        return BenchStore.of(this);
+    }
+
     /** Returns the measured queue's name ({@code queue}). */
     String queue() {
         return text("queue");
@@ -76,7 +82,7 @@ record ChildSettings(Map<String, String> values) {
      * @return the queue
      */
     SimpleQueue<BenchMessage> openQueue() {
-        return RunContext.openQueue(directory(), queue(), mode());
+        return store().openQueue(directory(), queue(), mode());
     }
 
     /**
@@ -86,7 +92,7 @@ record ChildSettings(Map<String, String> values) {
      * @return the queue
      */
     SimpleQueue<BenchMessage> openSharedWarmupQueue() {
-        return RunContext.openQueue(directory(), queue() + "-warmup", mode());
+        return store().openQueue(directory(), queue() + "-warmup", mode());
     }
 
     /**
@@ -96,6 +102,6 @@ record ChildSettings(Map<String, String> values) {
      * @return the queue
      */
     SimpleQueue<BenchMessage> openPrivateQueue(String role) {
-        return RunContext.openQueue(directory(), queue() + "-" + role + text("id"), mode());
+        return store().openQueue(directory(), queue() + "-" + role + text("id"), mode());
     }
 }

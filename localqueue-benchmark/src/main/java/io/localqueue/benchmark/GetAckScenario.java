@@ -25,7 +25,7 @@ public final class GetAckScenario extends PerModeScenario {
     protected ScenarioResult runIn(RunContext context, DurabilityMode mode) throws Exception {
         OperationLoop.Limits limits = context.profile().limits(context.profile().getAckOperations());
         int preloaded = limits.warmupOperations() + limits.operations();
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(context.newDirectory(name()), name(), mode)) {
+        try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name()), name(), mode)) {
             RunContext.preload(queue, preloaded);
             OperationLoop.Timing timing = OperationLoop.run(limits, i -> queue.ack(queue.getNowait()));
             return ScenarioResult.builder(name(), PutScenario.GROUP, mode)

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteJDBCLoader;
 
 /**
- * The conditions of a run: hardware, JDK, SQLite, the filesystem the queue files live on, the durability modes.
+ * The conditions of a run: hardware, JDK, SQLite, the filesystem the queue files live on, the durability modes, and
+ * on a PostgreSQL run the server's version and settings.
  *
  * @param cpus processors available to the JVM
  * @param cpuModel the processor model, when the operating system tells
@@ -25,15 +26,18 @@ import org.sqlite.SQLiteJDBCLoader;
  * @param sqliteVersion the SQLite library version
  * @param sqliteJdbcVersion the sqlite-jdbc driver version
  * @param workDirectoryFileSystem the type of the filesystem holding the queue files, such as ext4 or tmpfs
- * @param durabilityModes each measured mode with its {@code synchronous} setting
+ * @param durabilityModes each measured mode with its {@code synchronous} (or {@code synchronous_commit}) setting
  * @param childJvmFlags the flags child JVMs run with
+ * @param store where the queues were kept: {@code sqlite} or {@code postgresql}
+ * @param postgresql the PostgreSQL server's conditions, or null on SQLite
  */
 public record HostInfo(int cpus, @Nullable String cpuModel, @Nullable Long memoryBytes, String os, String jdk,
                        String jvm, long maxHeapBytes, String sqliteVersion, String sqliteJdbcVersion,
-                       String workDirectoryFileSystem, List<String> durabilityModes, List<String> childJvmFlags) {
+                       String workDirectoryFileSystem, List<String> durabilityModes, List<String> childJvmFlags,
+                       String store, @Nullable PostgresServerInfo postgresql) {
 
     /**
-     * Collects the conditions of this JVM and work directory.
+     * Collects the conditions of this JVM and work directory for a run on SQLite.
      *
      * @param workRoot the run's work directory
      * @param modes the measured durability modes
@@ -41,6 +45,20 @@ public record HostInfo(int cpus, @Nullable String cpuModel, @Nullable Long memor
      * @throws IOException when the work directory cannot be examined
      */
     public static HostInfo collect(Path workRoot, List<DurabilityMode> modes) throws IOException {
+        return collect(workRoot, modes, null);
+    }
+
+    /**
+     * Collects the conditions of this JVM, the work directory and the PostgreSQL server, if the run has one.
+     *
+     * @param workRoot the run's work directory
+     * @param modes the measured durability modes
+     * @param postgresql the server's conditions on a PostgreSQL run, else null
+     * @return the conditions
+     * @throws IOException when the work directory cannot be examined
+     */
+    public static HostInfo collect(Path workRoot, List<DurabilityMode> modes, @Nullable PostgresServerInfo postgresql)
+            throws IOException {
         String sqliteVersion;
         Path probe = Files.createDirectories(workRoot.resolve("probe"));
         try (LocalQueueDatabase database = LocalQueueDatabase.open(probe)) {
@@ -48,7 +66,14 @@ public record HostInfo(int cpus, @Nullable String cpuModel, @Nullable Long memor
         }
         List<String> modeNames = new ArrayList<>();
         for (DurabilityMode mode : modes) {
-            modeNames.add(mode + " (synchronous=" + (mode == DurabilityMode.DURABLE ? "FULL" : "NORMAL") + ")");
+            if (postgresql == null) {
+                modeNames.add(mode + " (synchronous=" + (mode == DurabilityMode.DURABLE ? "FULL" : "NORMAL") + ")");
+            } else if (mode == DurabilityMode.DURABLE) {
+                modeNames.add(mode + " (synchronous_commit=" + postgresql.settings().get("synchronous_commit")
+                        + ", the server's)");
+            } else {
+                modeNames.add(mode + " (synchronous_commit=off in each transaction)");
+            }
         }
         return new HostInfo(Runtime.getRuntime().availableProcessors(), readCpuModel(), readMemoryBytes(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
@@ -56,7 +81,8 @@ public record HostInfo(int cpus, @Nullable String cpuModel, @Nullable Long memor
                 System.getProperty("java.runtime.version", System.getProperty("java.version")) + " ("
                         + System.getProperty("java.vendor") + ")",
                 System.getProperty("java.vm.name"), Runtime.getRuntime().maxMemory(), sqliteVersion,
-                SQLiteJDBCLoader.getVersion(), Files.getFileStore(workRoot).type(), modeNames, ChildJvms.JVM_FLAGS);
+                SQLiteJDBCLoader.getVersion(), Files.getFileStore(workRoot).type(), modeNames, ChildJvms.JVM_FLAGS,
+                postgresql == null ? BenchStore.Sqlite.NAME : PostgresBenchStore.NAME, postgresql);
     }
 
     /**

@@ -40,7 +40,8 @@ public final class MarkdownRenderer {
      */
     public static String render(Report report) {
         StringBuilder out = new StringBuilder();
-        out.append("# localqueue benchmark: ").append(report.profile()).append(" profile\n\n");
+        out.append("# localqueue benchmark: ").append(report.profile()).append(" profile")
+                .append(report.host().postgresql() != null ? " on PostgreSQL" : "").append("\n\n");
         conditions(report, out);
         Map<String, List<ScenarioResult>> groups = new LinkedHashMap<>();
         for (ScenarioResult result : report.results()) {
@@ -75,8 +76,18 @@ public final class MarkdownRenderer {
         }
         row(out, "OS", host.os());
         row(out, "JDK", host.jdk() + ", " + host.jvm());
-        row(out, "SQLite", host.sqliteVersion() + " (sqlite-jdbc " + host.sqliteJdbcVersion() + ")");
-        row(out, "Work directory filesystem", host.workDirectoryFileSystem());
+        PostgresServerInfo server = host.postgresql();
+        if (server == null) {
+            row(out, "SQLite", host.sqliteVersion() + " (sqlite-jdbc " + host.sqliteJdbcVersion() + ")");
+            row(out, "Work directory filesystem", host.workDirectoryFileSystem());
+        } else {
+            row(out, "Store", "PostgreSQL " + server.version() + ", embedded server on this machine, reached over "
+                    + "loopback; a fresh schema per scenario and per raw workload");
+            List<String> settings = new ArrayList<>();
+            server.settings().forEach((name, value) -> settings.add(name + "=" + value));
+            row(out, "Server settings", String.join(", ", settings));
+            row(out, "Data directory filesystem", server.dataDirectoryFileSystem());
+        }
         row(out, "Durability modes", String.join(", ", host.durabilityModes()));
         row(out, "Load average (1 min)", String.format(Locale.ROOT, "%.2f at start, %.2f at end", load.atStart(),
                 load.atEnd()));
@@ -215,6 +226,9 @@ public final class MarkdownRenderer {
                 + "round " + Format.ratio(v)));
         number(details, "ratioToSameSizeWorkerDrain").ifPresent(v -> notes.add("vs a Worker draining jobs of the "
                 + "envelopes' size " + Format.ratio(v)));
+        number(details, ConsumerDrainScenario.RATIO_TO_ONE_CONSUMER).ifPresent(v -> notes.add("vs one consumer JVM "
+                + Format.ratio(v)));
+        number(details, "preloadedJobs").ifPresent(v -> notes.add(Format.grouped(v) + " jobs preloaded"));
         number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "consumerWorkerConcurrency")

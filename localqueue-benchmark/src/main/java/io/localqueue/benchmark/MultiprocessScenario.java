@@ -57,13 +57,13 @@ public final class MultiprocessScenario extends PerModeScenario {
         List<Path> logs = new ArrayList<>();
         long[] firsts = new long[mix.producers()];
         long[] produced = new long[mix.producers()];
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(directory, QUEUE, mode)) {
+        try (SimpleQueue<BenchMessage> queue = context.queue(directory, QUEUE, mode)) {
             long first = 0;
             for (int p = 0; p < mix.producers(); p++) {
                 int count = total / mix.producers() + (p < total % mix.producers() ? 1 : 0);
                 firsts[p] = first;
-                producers.add(ChildJvms.start("producer-" + p, scratch, ProducerChild.ROLE, List.of(
-                        "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + p, "first=" + first,
+                producers.add(ChildJvms.start("producer-" + p, scratch, ProducerChild.ROLE, ChildJvms.settings(
+                        context, "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + p, "first=" + first,
                         "count=" + count, "warmup=" + warmupShare(profile, mix, p),
                         "millis=" + profile.measureTime().toMillis())));
                 first += count;
@@ -71,8 +71,8 @@ public final class MultiprocessScenario extends PerModeScenario {
             for (int c = 0; c < mix.consumers(); c++) {
                 Path log = scratch.resolve("consumer-" + c + ".acks");
                 logs.add(log);
-                consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, List.of(
-                        "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
+                consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, ChildJvms.settings(
+                        context, "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
                         "concurrency=" + profile.consumerConcurrency(),
                         "warmupTotal=" + profile.warmupOperations(), "log=" + log)));
             }

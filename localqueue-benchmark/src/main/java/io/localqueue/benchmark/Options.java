@@ -16,19 +16,26 @@ import org.jspecify.annotations.Nullable;
  * @param keepWorkDirectory whether the queue files stay after the run
  * @param modes the durability modes to measure
  * @param only scenario name prefixes to run, or empty for all of the profile's
+ * @param store where the queues are kept: {@code sqlite} (files in the work directory) or {@code postgresql} (an
+ *              embedded server whose data directory is in the work directory)
  * @param arguments the arguments as given
  */
 public record Options(String profile, Path output, Path workDirectory, boolean keepWorkDirectory,
-                      List<DurabilityMode> modes, List<String> only, List<String> arguments) {
+                      List<DurabilityMode> modes, List<String> only, String store, List<String> arguments) {
 
     /** The usage text. */
     public static final String USAGE = """
-            Usage: BenchmarkMain [--profile smoke|standard|multiprocess] [--output DIR] [--workdir DIR]
-                                 [--durability relaxed|durable|both] [--only NAME,...] [--keep-workdir]
+            Usage: BenchmarkMain [--profile smoke|standard|multiprocess|bus] [--store sqlite|postgresql]
+                                 [--output DIR] [--workdir DIR] [--durability relaxed|durable|both]
+                                 [--only NAME,...] [--keep-workdir]
 
               --profile       sizes and scenarios (default smoke)
+              --store         where the queues are kept (default sqlite): postgresql starts an embedded
+                              PostgreSQL server in this JVM, its data directory in the work directory, and runs
+                              the scenarios that apply to a server, each on a fresh schema
               --output        directory for report.json and report.md (default target/benchmarks)
-              --workdir       directory for the queue files, which decides the filesystem measured
+              --workdir       directory for the queue files (or the server's data directory), which decides the
+                              filesystem measured
                               (default: OUTPUT/work); each run uses a fresh subdirectory, deleted afterwards
               --durability    durability modes to measure (default both)
               --only          run only the scenarios whose names start with one of these prefixes
@@ -51,6 +58,7 @@ public record Options(String profile, Path output, Path workDirectory, boolean k
         boolean keep = false;
         List<DurabilityMode> modes = List.of(DurabilityMode.RELAXED, DurabilityMode.DURABLE);
         List<String> only = List.of();
+        String store = BenchStore.Sqlite.NAME;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -58,6 +66,7 @@ public record Options(String profile, Path output, Path workDirectory, boolean k
                 case "--output" -> output = baseDirectory.resolve(value(args, ++i, arg));
                 case "--workdir" -> work = baseDirectory.resolve(value(args, ++i, arg));
                 case "--keep-workdir" -> keep = true;
+                case "--store" -> store = store(value(args, ++i, arg));
                 case "--durability" -> modes = modes(value(args, ++i, arg));
                 case "--only" -> only = Arrays.stream(value(args, ++i, arg).split(","))
                         .map(String::trim).filter(name -> !name.isEmpty()).toList();
@@ -65,7 +74,7 @@ public record Options(String profile, Path output, Path workDirectory, boolean k
             }
         }
         Path workDirectory = work != null ? work : output.resolve("work");
-        return new Options(profile, output.normalize(), workDirectory.normalize(), keep, modes, only,
+        return new Options(profile, output.normalize(), workDirectory.normalize(), keep, modes, only, store,
                 List.of(args));
     }
 
@@ -84,6 +93,14 @@ public record Options(String profile, Path output, Path workDirectory, boolean k
             throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
         }
         return args[index];
+    }
+
+    private static String store(String value) {
+        String name = value.toLowerCase(Locale.ROOT);
+        if (!BenchStore.NAMES.contains(name)) {
+            throw new IllegalArgumentException("--store must be one of " + BenchStore.NAMES + ", got '" + value + "'");
+        }
+        return name;
     }
 
     private static List<DurabilityMode> modes(String value) {

@@ -37,6 +37,9 @@ import java.util.Locale;
  * @param busRows source items of each event-bus ingestion and execution, or 0 for no event-bus scenarios
  * @param busDispatches measured dispatches of the event-bus dispatch scenarios
  *                    wait for what they produced to be acknowledged)
+ * @param drainConsumers the numbers of consumer JVMs that drain a preloaded queue, one measured drain each (run on
+ *                       PostgreSQL only), or empty for none
+ * @param drainJobs jobs preloaded for each drain
  */
 public record Profile(String name, boolean inProcess, int warmupOperations, int putOperations,
                       List<Integer> putManyBatchSizes, int putManyRows, int getAckOperations,
@@ -45,7 +48,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
                       int backlogSmallRows, int backlogDelayedRows, int backlogOperations, int wakeupSamples,
                       Duration idleDuration, List<Mix> multiprocessMixes, int multiprocessJobs,
                       int consumerConcurrency, int rounds, Duration warmupTime, Duration measureTime,
-                      int busRows, int busDispatches) {
+                      int busRows, int busDispatches, List<Integer> drainConsumers, int drainJobs) {
 
     /** The profile names, in documentation order. */
     public static final List<String> NAMES = List.of("smoke", "standard", "multiprocess", "bus");
@@ -93,7 +96,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     public static Profile smoke() {
         return new Profile("smoke", true, 10, 50, List.of(1, 10, 100), 200, 50, 50, 300, 50, List.of(2), 2, 1_000,
                 200, 50, 50, 5, Duration.ofMillis(500), List.of(new Mix(2, 2)), 100, 2, 2, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 500, 100);
+                Duration.ofSeconds(5), 500, 100, List.of(1, 2), 400);
     }
 
     /**
@@ -104,11 +107,12 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
     public static Profile standard() {
         return new Profile("standard", true, 10_000, 20_000, List.of(1, 10, 100, 1_000), 200_000, 20_000, 20_000,
                 200_000, 10_000, List.of(1, 4), 4, 1_000_000, 10_000, 10_000, 5_000, 200, Duration.ofSeconds(10),
-                List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 0, 0);
+                List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 0, 0, List.of(), 0);
     }
 
     /**
-     * Producers and consumers in separate JVMs: 1P/1C, 1P/2C, 1P/4C, 4P/1C and 4P/4C.
+     * Producers and consumers in separate JVMs: 1P/1C, 1P/2C, 1P/4C, 4P/1C and 4P/4C; on PostgreSQL also 1, 2 and 3
+     * consumer JVMs draining 60,000 preloaded jobs each.
      *
      * @return the profile
      */
@@ -116,7 +120,7 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
         return new Profile("multiprocess", false, 40_000, 0, List.of(), 0, 0, 20_000, 0, 0, List.of(), 0, 0, 0, 0, 0,
                 0, Duration.ZERO,
                 List.of(new Mix(1, 1), new Mix(1, 2), new Mix(1, 4), new Mix(4, 1), new Mix(4, 4)), 100_000, 4,
-                1, Duration.ofSeconds(3), Duration.ofSeconds(30), 0, 0);
+                1, Duration.ofSeconds(3), Duration.ofSeconds(30), 0, 0, List.of(1, 2, 3), 60_000);
     }
 
     /**
@@ -128,7 +132,8 @@ public record Profile(String name, boolean inProcess, int warmupOperations, int 
      */
     public static Profile bus() {
         return new Profile("bus", false, 10_000, 0, List.of(), 0, 0, 0, 200_000, 10_000, List.of(), 0, 0, 0, 0, 0, 0,
-                Duration.ZERO, List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 100_000, 20_000);
+                Duration.ZERO, List.of(), 0, 4, 3, Duration.ofSeconds(3), Duration.ofSeconds(15), 100_000, 20_000,
+                List.of(), 0);
     }
 
     /**

@@ -37,7 +37,7 @@ public final class PutManyScenario extends PerModeScenario {
     protected ScenarioResult runIn(RunContext context, DurabilityMode mode) throws Exception {
         Profile profile = context.profile();
         OperationLoop.Limits limits = profile.batchLimits(batchSize, profile.putManyRowsFor(batchSize));
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(context.newDirectory(name()), name(), mode)) {
+        try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name()), name(), mode)) {
             OperationLoop.Timing timing = OperationLoop.run(limits, i -> queue.putMany(batch(i)));
             return ScenarioResult.builder(name(), PutScenario.GROUP, mode)
                     .measured(timing, batchSize, "rows")

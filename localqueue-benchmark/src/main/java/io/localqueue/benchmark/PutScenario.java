@@ -26,7 +26,7 @@ public final class PutScenario extends PerModeScenario {
     @Override
     protected ScenarioResult runIn(RunContext context, DurabilityMode mode) throws Exception {
         OperationLoop.Limits limits = context.profile().limits(context.profile().putOperations());
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(context.newDirectory(name()), name(), mode)) {
+        try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name()), name(), mode)) {
             OperationLoop.Timing timing = OperationLoop.run(limits,
                     i -> queue.put(BenchMessage.of(i, System.nanoTime())));
             return ScenarioResult.builder(name(), GROUP, mode)

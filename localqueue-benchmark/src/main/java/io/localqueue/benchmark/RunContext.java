@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * What every scenario of one run shares: the profile, the durability modes, the work directory in which each
- * scenario gets fresh queue directories, and the progress output.
+ * What every scenario of one run shares: the profile, the durability modes, the store that keeps the queues, the work
+ * directory in which each scenario gets fresh queue directories (on PostgreSQL, each directory names a fresh schema),
+ * and the progress output.
  */
 public final class RunContext {
 
@@ -26,6 +27,7 @@ public final class RunContext {
 
     private final Profile profile;
     private final List<DurabilityMode> modes;
+    private final BenchStore store;
     private final Path workRoot;
     private final Consumer<String> progress;
     private final AtomicInteger directories = new AtomicInteger();
@@ -39,10 +41,46 @@ public final class RunContext {
      * @param progress where progress lines go
      */
     public RunContext(Profile profile, List<DurabilityMode> modes, Path workRoot, Consumer<String> progress) {
+        this(profile, modes, BenchStore.Sqlite.INSTANCE, workRoot, progress);
+    }
+
+    /**
+     * Creates the context of a run on a store.
+     *
+     * @param profile the sizes
+     * @param modes the durability modes to measure, in order
+     * @param store where the queues are kept
+     * @param workRoot an existing directory for queue files
+     * @param progress where progress lines go
+     */
+    public RunContext(Profile profile, List<DurabilityMode> modes, BenchStore store, Path workRoot,
+                      Consumer<String> progress) {
         this.profile = profile;
         this.modes = List.copyOf(modes);
+        this.store = store;
         this.workRoot = workRoot;
         this.progress = progress;
+    }
+
+    /**
+     * Returns where the run's queues are kept.
+     *
+     * @return the store
+     */
+    public BenchStore store() {
+        return store;
+    }
+
+    /**
+     * Opens a benchmark queue of {@link BenchMessage} payloads on the run's store.
+     *
+     * @param directory the scenario directory (on PostgreSQL, the name of its schema)
+     * @param name the queue name
+     * @param mode the durability mode
+     * @return the open queue
+     */
+    public SimpleQueue<BenchMessage> queue(Path directory, String name, DurabilityMode mode) {
+        return store.openQueue(directory, name, mode);
     }
 
     /**
@@ -85,7 +123,7 @@ public final class RunContext {
     }
 
     /**
-     * Opens a benchmark queue of {@link BenchMessage} payloads.
+     * Opens a benchmark queue of {@link BenchMessage} payloads in a SQLite file.
      *
      * @param directory the queue directory
      * @param name the queue name

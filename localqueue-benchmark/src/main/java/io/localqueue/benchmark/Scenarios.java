@@ -19,6 +19,51 @@ final class Scenarios {
      * @return the scenarios in run order
      */
     static List<Scenario> of(Profile profile, List<String> only) {
+        return of(profile, only, BenchStore.Sqlite.NAME);
+    }
+
+    /**
+     * Lists a profile's scenarios on a store. On PostgreSQL these are the scenarios that ask the run's store for their
+     * queues: the single operations, the Worker pipelines, the multiprocess mixes, and the drains of a preloaded
+     * queue by one or more consumer JVMs; the others (the Spring listener pipeline, the backlog, the observation
+     * reads, wake-ups, idle CPU, the event bus) are SQLite's only.
+     *
+     * @param profile the profile
+     * @param only name prefixes to keep, or empty for all
+     * @param store the store's name
+     * @return the scenarios in run order
+     */
+    static List<Scenario> of(Profile profile, List<String> only, String store) {
+        List<Scenario> all = store.equals(PostgresBenchStore.NAME) ? onServer(profile) : onFile(profile);
+        if (only.isEmpty()) {
+            return all;
+        }
+        return all.stream().filter(scenario -> only.stream().anyMatch(scenario.name()::startsWith)).toList();
+    }
+
+    private static List<Scenario> onServer(Profile profile) {
+        List<Scenario> all = new ArrayList<>();
+        if (profile.inProcess()) {
+            all.add(new PutScenario());
+            for (int batchSize : profile.putManyBatchSizes()) {
+                all.add(new PutManyScenario(batchSize));
+            }
+            all.add(new GetAckScenario());
+            all.add(new RoundtripScenario());
+            for (int concurrency : profile.workerConcurrency()) {
+                all.add(new WorkerPipelineScenario(concurrency));
+            }
+        }
+        for (Profile.Mix mix : profile.multiprocessMixes()) {
+            all.add(new MultiprocessScenario(mix));
+        }
+        if (!profile.drainConsumers().isEmpty()) {
+            all.add(new ConsumerDrainScenario(profile.drainConsumers()));
+        }
+        return all;
+    }
+
+    private static List<Scenario> onFile(Profile profile) {
         List<Scenario> all = new ArrayList<>();
         if (profile.inProcess()) {
             all.add(new PutScenario());
@@ -54,9 +99,6 @@ final class Scenarios {
         for (Profile.Mix mix : profile.multiprocessMixes()) {
             all.add(new MultiprocessScenario(mix));
         }
-        if (only.isEmpty()) {
-            return all;
-        }
-        return all.stream().filter(scenario -> only.stream().anyMatch(scenario.name()::startsWith)).toList();
+        return all;
     }
 }

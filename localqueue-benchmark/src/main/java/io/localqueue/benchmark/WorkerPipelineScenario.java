@@ -43,7 +43,7 @@ public final class WorkerPipelineScenario extends PerModeScenario {
     protected ScenarioResult runIn(RunContext context, DurabilityMode mode) throws Exception {
         OperationLoop.Limits limits = pipelineLimits(context.profile());
         AckLedger ledger = PipelineRun.ledger(limits);
-        try (SimpleQueue<BenchMessage> queue = RunContext.openQueue(context.newDirectory(name()), name(), mode)) {
+        try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name()), name(), mode)) {
             Worker<BenchMessage> worker = Worker.builder(queue, job -> { })
                     .concurrency(concurrency)
                     .observer(new AckObserver(ledger::record))

@@ -4,6 +4,7 @@ import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,13 +27,20 @@ final class LeaseStatements {
     private static final String FENCE =
             " WHERE id = ? AND queue = ? AND status = 1 AND receipt = ? AND lease_until > ?";
 
-    private static final String ACK_ALL = """
+    /**
+     * Acknowledges a batch. {@code m.id = ANY (…)} of the same ids says nothing that {@code m.id = a.id} does not, but
+     * it lets the planner find the batch's rows in one pass (by their ids, or one walk of the leased rows): without
+     * it, the generic plan the server keeps for the prepared statement walks the queue's leased index once per
+     * acknowledgement (a nested loop on {@code queue} and {@code lease_until}), which costs acknowledgements times
+     * leases in flight.
+     */
+    static final String ACK_ALL = """
             UPDATE %1$s.messages AS m
                SET status = 2, receipt = NULL, lease_until = NULL, updated_at = a.now
               FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[]) WITH ORDINALITY
                    AS a (id, queue, receipt, now, position)
-             WHERE m.id = a.id AND m.queue = a.queue AND m.status = 1 AND m.receipt = a.receipt
-               AND m.lease_until > a.now
+             WHERE m.id = ANY (?::bigint[]) AND m.id = a.id AND m.queue = a.queue AND m.status = 1
+               AND m.receipt = a.receipt AND m.lease_until > a.now
             RETURNING a.position""";
 
     private static final String EXTEND_ALL = """
@@ -110,10 +118,12 @@ final class LeaseStatements {
             times[i] = ack.now();
         }
         try (PreparedStatement update = connection.prepareStatement(ACK_ALL.formatted(schema))) {
-            update.setArray(1, connection.createArrayOf("bigint", ids));
+            Array idArray = connection.createArrayOf("bigint", ids);
+            update.setArray(1, idArray);
             update.setArray(2, connection.createArrayOf("text", queues));
             update.setArray(3, connection.createArrayOf("text", receipts));
             update.setArray(4, connection.createArrayOf("bigint", times));
+            update.setArray(5, idArray);
             return returned(update);
         }
     }

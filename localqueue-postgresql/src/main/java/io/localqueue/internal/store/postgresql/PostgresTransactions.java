@@ -5,8 +5,8 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +27,18 @@ final class PostgresTransactions {
 
     /** SQLSTATEs after which running the transaction again can succeed: serialization failure, deadlock, lock wait. */
     private static final Set<String> RETRYABLE = Set.of("40001", "40P01", "55P03");
+
+    /**
+     * The transaction's settings in one statement, so that they cost one round trip however many there are: the lock
+     * wait in milliseconds, and for {@link DurabilityMode#RELAXED} a commit that does not wait for the WAL flush. Both
+     * hold until the transaction ends, as {@code SET LOCAL} would; the text never changes, so the driver prepares it
+     * once per connection.
+     */
+    private static final String RELAXED_SETTINGS =
+            "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
+
+    /** {@link #RELAXED_SETTINGS} for {@link DurabilityMode#DURABLE}, which keeps the server's synchronous_commit. */
+    private static final String DURABLE_SETTINGS = "SELECT set_config('lock_timeout', ?, true)";
 
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -67,12 +79,10 @@ final class PostgresTransactions {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                try (Statement settings = connection.createStatement()) {
-                    settings.execute("SET LOCAL lock_timeout = "
-                            + Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos)));
-                    if (options.durability() == DurabilityMode.RELAXED) {
-                        settings.execute("SET LOCAL synchronous_commit = off");
-                    }
+                try (PreparedStatement settings = connection.prepareStatement(
+                        options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
+                    settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
+                    settings.execute();
                 }
                 PostgresWrites writes = new PostgresWrites(connection, schema);
                 R result = work.run(writes);

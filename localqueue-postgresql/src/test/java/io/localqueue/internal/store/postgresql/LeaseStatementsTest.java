@@ -13,6 +13,7 @@ import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,32 @@ class LeaseStatementsTest extends LayoutTestBase {
         assertThat(results.outcomes()).containsExactly(JobOutcome.ACKED, JobOutcome.DISCARDED,
                 JobOutcome.DISCARDED, JobOutcome.DISCARDED);
         assertThat(states()).containsExactly("2", "1", "1");
+    }
+
+    @Test
+    void theGenericPlanOfABatchAcknowledgementFindsItsRowsByTheirIdsNotByOneWalkOfTheLeasesPerRow()
+            throws SQLException {
+        execute("INSERT INTO " + schema + ".messages (queue, payload, status, attempts, max_attempts, available_at, "
+                + "receipt, lease_until, created_at, updated_at) SELECT 'emails', '\\x00', 1, 1, 3, 0, 'r' || g, "
+                + LEASE_END + ", 0, 0 FROM generate_series(1, 4000) AS g");
+        String numbered = LeaseStatements.ACK_ALL.formatted(schema);
+        for (int parameter = 1; numbered.contains("?"); parameter++) {
+            numbered = numbered.replaceFirst("\\?", "\\$" + parameter);
+        }
+        String statement = numbered;
+
+        List<String> plan = Transactions.run(connection -> {
+            try (Statement settings = connection.createStatement()) {
+                settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                settings.execute("PREPARE ack_all AS " + statement);
+            }
+            return Transactions.strings(connection, "EXPLAIN (COSTS OFF) EXECUTE ack_all('{1,2,3}', "
+                    + "'{emails,emails,emails}', '{r1,r2,r3}', '{" + NOW + "," + NOW + "," + NOW + "}', '{1,2,3}')");
+        });
+
+        assertThat(plan).as("no index is searched once per acknowledgement with its values")
+                .noneMatch(line -> line.contains("Index Cond") && line.contains("a."));
+        assertThat(String.join("\n", plan)).contains("id = ANY");
     }
 
     @Test

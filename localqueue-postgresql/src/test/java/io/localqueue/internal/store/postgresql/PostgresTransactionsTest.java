@@ -9,16 +9,23 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.WriteOptions;
 import java.nio.charset.StandardCharsets;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
-/** Write transactions on a real PostgreSQL server: commit, rollback, and lock waits bounded by the budget. */
+/**
+ * Write transactions on a real PostgreSQL server: commit, rollback, the settings of a transaction, and lock waits
+ * bounded by the budget.
+ */
 class PostgresTransactionsTest extends LayoutTestBase {
 
     private static final Runnable OPEN = () -> { };
@@ -38,6 +45,35 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
         assertThat(id).isPositive();
         assertThat(count()).isEqualTo("1");
+    }
+
+    @Test
+    void aTransactionRunsWithItsLockBudgetAndDurabilityAndTheSessionKeepsItsOwnSettings() throws Exception {
+        AtomicReference<Connection> handedOut = new AtomicReference<>();
+        DataSource source = PostgresServer.database();
+        DataSource recording = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                    Object result = method.invoke(source, arguments);
+                    if (result instanceof Connection connection) {
+                        handedOut.set(connection);
+                    }
+                    return result;
+                });
+        PostgresTransactions transactions = new PostgresTransactions(recording, schema);
+
+        List<String> relaxed = transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
+                TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> settings(handedOut.get()));
+        List<String> durable = transactions.write(WriteOptions.within("put", DurabilityMode.DURABLE,
+                TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> settings(handedOut.get()));
+
+        assertThat(relaxed.get(0)).matches("(19|20)\\d{3}ms");
+        assertThat(relaxed.get(1)).isEqualTo("off");
+        assertThat(durable.get(0)).matches("(19|20)\\d{3}ms");
+        assertThat(durable.get(1)).as("DURABLE keeps the server's setting").isEqualTo(serverSetting());
+        try (Connection plain = PostgresServer.connect()) {
+            assertThat(settings(plain)).as("the settings end with the transaction")
+                    .containsExactly("0", serverSetting());
+        }
     }
 
     @Test
@@ -78,6 +114,22 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
             assertThat(watching.woke(1, NotifyWatch.POLL_MILLIS / 2)).isTrue();
         }
+    }
+
+    /** The lock_timeout and synchronous_commit a connection runs with. */
+    private static List<String> settings(Connection connection) {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(
+                     "SELECT current_setting('lock_timeout'), current_setting('synchronous_commit')")) {
+            rows.next();
+            return List.of(rows.getString(1), rows.getString(2));
+        } catch (SQLException failure) {
+            throw new IllegalStateException(failure);
+        }
+    }
+
+    private static String serverSetting() throws SQLException {
+        return query("SELECT setting FROM pg_settings WHERE name = 'synchronous_commit'").get(0);
     }
 
     private String count() {

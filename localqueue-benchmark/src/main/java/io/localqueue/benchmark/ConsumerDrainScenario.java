@@ -1,0 +1,132 @@
+package io.localqueue.benchmark;
+
+import io.localqueue.DurabilityMode;
+import io.localqueue.QueueStats;
+import io.localqueue.SimpleQueue;
+import io.localqueue.testsupport.ChildProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code multiprocess-drain-<C>C}: C consumer JVMs ({@link ConsumerChild}, each a {@code Worker} of the profile's
+ * consumer concurrency whose handler does nothing) drain one queue preloaded with {@link Profile#drainJobs()} jobs,
+ * for each C of {@link Profile#drainConsumers()} in turn, each on a fresh queue. The consumers warm up together on a
+ * queue of their own that this JVM preloads with the profile's warm-up jobs, then start on one {@code GO}; the measured
+ * region runs from {@code GO} to the commit of the last acknowledgement. What it shows is how consumption scales with
+ * the number of consumer processes on one database: every result of C &gt; 1 carries its throughput divided by the
+ * one-consumer run of the same mode ({@code ratioToOneConsumer}). Validation merges the consumers' logs: every job
+ * acknowledged exactly once.
+ */
+public final class ConsumerDrainScenario implements Scenario {
+
+    private static final String QUEUE = "drain";
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(10);
+    private static final long STATS_POLL_MILLIS = 20;
+
+    /** Detail: the throughput over that of one consumer JVM draining as many jobs in the same mode. */
+    static final String RATIO_TO_ONE_CONSUMER = "ratioToOneConsumer";
+
+    private final List<Integer> consumerCounts;
+
+    /**
+     * Creates the scenario.
+     *
+     * @param consumerCounts the numbers of consumer JVMs, one measured drain each, in order
+     */
+    public ConsumerDrainScenario(List<Integer> consumerCounts) {
+        this.consumerCounts = List.copyOf(consumerCounts);
+    }
+
+    @Override
+    public String name() {
+        return "multiprocess-drain";
+    }
+
+    @Override
+    public List<ScenarioResult> run(RunContext context) throws Exception {
+        List<ScenarioResult> results = new ArrayList<>();
+        for (DurabilityMode mode : context.modes()) {
+            Double oneConsumer = null;
+            for (int consumers : consumerCounts) {
+                context.progress(name() + "-" + consumers + "C [" + mode + "]");
+                ScenarioResult result = drain(context, mode, consumers);
+                Double throughput = result.throughputPerSecond();
+                if (consumers == 1) {
+                    oneConsumer = throughput;
+                } else if (oneConsumer != null && oneConsumer > 0 && throughput != null) {
+                    result = result.withDetail(RATIO_TO_ONE_CONSUMER, throughput / oneConsumer);
+                }
+                results.add(result);
+            }
+        }
+        return results;
+    }
+
+    private ScenarioResult drain(RunContext context, DurabilityMode mode, int consumerCount) throws Exception {
+        Profile profile = context.profile();
+        int total = profile.drainJobs();
+        String label = name() + "-" + consumerCount + "C";
+        Path directory = context.newDirectory(label);
+        Path scratch = context.newDirectory(label + "-scratch");
+        List<ChildProcess> consumers = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        try (SimpleQueue<BenchMessage> queue = context.queue(directory, QUEUE, mode);
+             SimpleQueue<BenchMessage> warmup = context.queue(directory, QUEUE + "-warmup", mode)) {
+            RunContext.preload(queue, total);
+            RunContext.preload(warmup, profile.warmupOperations());
+            for (int c = 0; c < consumerCount; c++) {
+                Path log = scratch.resolve("consumer-" + c + ".acks");
+                logs.add(log);
+                consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, ChildJvms.settings(
+                        context, "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
+                        "concurrency=" + profile.consumerConcurrency(),
+                        "warmupTotal=" + profile.warmupOperations(), "log=" + log)));
+            }
+            long go = ChildProcess.releaseTogether(consumers);
+            QueueStats drained = awaitAcknowledged(queue, total);
+            long childCpuNanos = 0;
+            List<Integer> perConsumer = new ArrayList<>();
+            for (ChildProcess consumer : consumers) {
+                consumer.send("STOP");
+                List<String> done = consumer.expect("DONE");
+                perConsumer.add(Integer.parseInt(done.get(0)));
+                childCpuNanos += Long.parseLong(done.get(1));
+                consumer.awaitSuccess();
+            }
+            AckLedger ledger = new AckLedger(total);
+            for (Path log : logs) {
+                AckLog.readInto(log, ledger);
+            }
+            long elapsed = ledger.lastAckNanos() - go;
+            return ScenarioResult.builder(label, MultiprocessScenario.GROUP, mode)
+                    .throughput(total, "jobs", elapsed)
+                    .detail("consumers", consumerCount)
+                    .detail("consumerWorkerConcurrency", profile.consumerConcurrency())
+                    .detail("preloadedJobs", total)
+                    .detail("acksPerConsumer", perConsumer)
+                    .detail("childCpuMicrosPerJob", childCpuNanos / 1_000.0 / Math.max(1, total))
+                    .detail("childCoresBusy", childCpuNanos / (double) Math.max(1, elapsed))
+                    .validation(ledger.exactlyOnce(total).and(QueueChecks.counts(queue, 0, 0, total, 0))
+                            .and(Validation.check(drained.acked() == total, "drained: " + drained)))
+                    .build();
+        } finally {
+            for (ChildProcess child : consumers) {
+                child.close();
+            }
+        }
+    }
+
+    /** Polls the queue's counts until every job is acknowledged or the drain timeout passes. */
+    private static QueueStats awaitAcknowledged(SimpleQueue<BenchMessage> queue, int total)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        QueueStats stats = queue.stats();
+        while (stats.acked() < total && System.nanoTime() < deadline) {
+            Thread.sleep(STATS_POLL_MILLIS);
+            stats = queue.stats();
+        }
+        return stats;
+    }
+}
