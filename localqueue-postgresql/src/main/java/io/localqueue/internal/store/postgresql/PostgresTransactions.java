@@ -37,8 +37,13 @@ final class PostgresTransactions {
     private static final String RELAXED_SETTINGS =
             "SELECT set_config('lock_timeout', ?, true), set_config('synchronous_commit', 'off', true)";
 
-    /** {@link #RELAXED_SETTINGS} for {@link DurabilityMode#DURABLE}, which keeps the server's synchronous_commit. */
-    private static final String DURABLE_SETTINGS = "SELECT set_config('lock_timeout', ?, true)";
+    /**
+     * {@link #RELAXED_SETTINGS} for {@link DurabilityMode#DURABLE}: a commit that waits for the WAL flush even where
+     * the server or role turned {@code synchronous_commit} off, and keeps a stronger setting (waiting for standbys).
+     */
+    private static final String DURABLE_SETTINGS = "SELECT set_config('lock_timeout', ?, true), "
+            + "set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on' "
+            + "ELSE current_setting('synchronous_commit') END, true)";
 
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);

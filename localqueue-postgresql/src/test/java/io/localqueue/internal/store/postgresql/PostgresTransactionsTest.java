@@ -69,7 +69,13 @@ class PostgresTransactionsTest extends LayoutTestBase {
         assertThat(relaxed.get(0)).matches("(19|20)\\d{3}ms");
         assertThat(relaxed.get(1)).isEqualTo("off");
         assertThat(durable.get(0)).matches("(19|20)\\d{3}ms");
-        assertThat(durable.get(1)).as("DURABLE keeps the server's setting").isEqualTo(serverSetting());
+        assertThat(serverSetting()).as("the embedded server's own default").isEqualTo("off");
+        assertThat(durable.get(1)).as("DURABLE waits for the flush whatever the server's default").isEqualTo("on");
+        PostgresTransactions standby = new PostgresTransactions(withSession(recording,
+                "SET synchronous_commit = remote_apply"), schema);
+        assertThat(standby.write(WriteOptions.within("put", DurabilityMode.DURABLE, TimeUnit.SECONDS.toNanos(20)),
+                OPEN, writes -> settings(handedOut.get())).get(1)).as("a stronger setting is kept")
+                .isEqualTo("remote_apply");
         try (Connection plain = PostgresServer.connect()) {
             assertThat(settings(plain)).as("the settings end with the transaction")
                     .containsExactly("0", serverSetting());
@@ -114,6 +120,20 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
             assertThat(watching.woke(1, NotifyWatch.POLL_MILLIS / 2)).isTrue();
         }
+    }
+
+    /** A data source whose connections run {@code sql} for their session before they are handed out. */
+    private static DataSource withSession(DataSource source, String sql) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                    Object result = method.invoke(source, arguments);
+                    if (result instanceof Connection connection) {
+                        try (Statement statement = connection.createStatement()) {
+                            statement.execute(sql);
+                        }
+                    }
+                    return result;
+                });
     }
 
     /** The lock_timeout and synchronous_commit a connection runs with. */
