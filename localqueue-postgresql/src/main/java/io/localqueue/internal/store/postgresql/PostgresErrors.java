@@ -2,9 +2,18 @@ package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueException;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** Turns the driver's failures into the store's: what was being done, and PostgreSQL's own words and SQLSTATE. */
 final class PostgresErrors {
+
+    /**
+     * SQLSTATEs, besides the connection exceptions of class 08, of a backend the server ended: an administrator's
+     * {@code pg_terminate_backend} or a fast shutdown, a crash of another backend, a server still starting.
+     */
+    private static final Set<String> BACKEND_ENDED = Set.of("57P01", "57P02", "57P03");
 
     private PostgresErrors() {
     }
@@ -17,8 +26,75 @@ final class PostgresErrors {
      * @return the exception to throw
      */
     static LocalQueueException wrap(String what, SQLException failure) {
+        return new LocalQueueException(what + " failed" + state(failure) + ": " + failure.getMessage(), failure);
+    }
+
+    /**
+     * Wraps the failure of the data source to hand out a connection, saying which of the two usual reasons it was:
+     * the server out of reach (the driver's own words on the last attempt to connect follow), or a pool whose every
+     * connection stayed in use until its timeout.
+     *
+     * @param what what the store was about to do
+     * @param failure what {@code DataSource.getConnection()} threw
+     * @return the exception to throw
+     */
+    static LocalQueueException unavailable(String what, SQLException failure) {
+        SQLException lost = connectionFailure(failure);
+        String why;
+        if (lost != null) {
+            why = "the database server cannot be reached" + state(lost) + ": " + lost.getMessage()
+                    + (lost == failure ? "" : " (" + failure.getMessage() + ")");
+        } else if (failure instanceof SQLTransientConnectionException && failure.getCause() == null) {
+            why = "no connection of the data source became free before its timeout; each one was in use: "
+                    + failure.getMessage();
+        } else {
+            why = "the data source gave no connection" + state(failure) + ": " + failure.getMessage();
+        }
+        return new LocalQueueException(what + " failed: " + why, failure);
+    }
+
+    /**
+     * Wraps the loss of the connection while a transaction's commit was under way: the server may or may not have
+     * committed it, and only a read can tell.
+     *
+     * @param what the transaction, such as "'enqueue' in schema localqueue"
+     * @param failure the driver's exception
+     * @return the exception to throw
+     */
+    static LocalQueueException lostInCommit(String what, SQLException failure) {
+        return new LocalQueueException("the connection to the database was lost while committing " + what
+                + ", so whether it committed is unknown" + state(failure) + ": " + failure.getMessage(), failure);
+    }
+
+    /**
+     * Tells whether a failure is the loss of the connection it happened on: the server ended its backend or the
+     * link broke. PostgreSQL rolls back the open transaction of a backend that ends, so work that failed so before
+     * its commit was sent left nothing behind and can run again on another connection.
+     *
+     * @param failure what a statement, or the work around it, threw
+     * @return true when the connection is gone
+     */
+    static boolean connectionLost(Throwable failure) {
+        return connectionFailure(failure) != null;
+    }
+
+    /**
+     * The deepest failure in the chain that is the loss of a connection (a pool's timeout carries the driver's own
+     * failure to connect beneath it), or null.
+     */
+    private static @Nullable SQLException connectionFailure(Throwable failure) {
+        SQLException deepest = null;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || BACKEND_ENDED.contains(sql.getSQLState()))) {
+                deepest = sql;
+            }
+        }
+        return deepest;
+    }
+
+    private static String state(SQLException failure) {
         String state = failure.getSQLState();
-        return new LocalQueueException(what + " failed" + (state == null ? "" : " (SQLSTATE " + state + ")") + ": "
-                + failure.getMessage(), failure);
+        return state == null ? "" : " (SQLSTATE " + state + ")";
     }
 }

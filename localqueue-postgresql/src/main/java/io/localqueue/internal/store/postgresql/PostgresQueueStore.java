@@ -225,12 +225,28 @@ public final class PostgresQueueStore implements QueueStore {
         R run(Connection connection) throws SQLException;
     }
 
+    /**
+     * Runs a read on a connection of its own; one that finds its connection lost runs again on another, as a write
+     * does ({@link PostgresTransactions#LOST_CONNECTION_RETRIES}), since a read changes nothing.
+     */
     private <R> R read(Read<R> work) {
         requireOpen();
-        try (Connection connection = dataSource.getConnection()) {
-            return work.run(connection);
-        } catch (SQLException failure) {
-            throw PostgresErrors.wrap("reading schema " + schema, failure);
+        String what = "reading schema " + schema;
+        for (int lostConnections = 0; ; lostConnections++) {
+            Connection connection;
+            try {
+                connection = dataSource.getConnection();
+            } catch (SQLException failure) {
+                throw PostgresErrors.unavailable(what, failure);
+            }
+            try (connection) {
+                return work.run(connection);
+            } catch (SQLException failure) {
+                if (lostConnections == PostgresTransactions.LOST_CONNECTION_RETRIES
+                        || !PostgresErrors.connectionLost(failure)) {
+                    throw PostgresErrors.wrap(what, failure);
+                }
+            }
         }
     }
 

@@ -20,8 +20,12 @@ import org.jspecify.annotations.Nullable;
  * consistent but may lose the last commits of a server crash; {@link DurabilityMode#DURABLE} waits for the WAL
  * flush), and waits for locks bounded by the caller's budget ({@code lock_timeout}). A transaction that loses a
  * serialization conflict, a deadlock or its lock wait is rolled back and run again from the start while the budget
- * lasts, then reported as {@link DatabaseBusyException}; any other failure rolls back and reaches the caller unchanged.
- * A transaction that gave waiters work or room notifies the layout's channel once, for {@link NotifyWatch}.
+ * lasts, then reported as {@link DatabaseBusyException}. A transaction whose connection turns out lost before its
+ * commit was sent (a backend ended by {@code pg_terminate_backend} or a restart, which a pool may hand out before it
+ * notices) is run again at once on another connection, up to {@value #LOST_CONNECTION_RETRIES} times, since the
+ * server rolled it back; one lost while committing is reported as of unknown outcome. Any other failure rolls back and
+ * reaches the caller unchanged. A transaction that gave waiters work or room notifies the layout's channel once, for
+ * {@link NotifyWatch}.
  */
 final class PostgresTransactions {
 
@@ -45,6 +49,12 @@ final class PostgresTransactions {
             + "set_config('synchronous_commit', CASE current_setting('synchronous_commit') WHEN 'off' THEN 'on' "
             + "ELSE current_setting('synchronous_commit') END, true)";
 
+    /**
+     * How many times one write, or one read, runs again on another connection after the one it had was found lost
+     * before anything was committed: a pool may hold several connections whose backends the server has just ended.
+     */
+    static final int LOST_CONNECTION_RETRIES = 10;
+
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -60,10 +70,15 @@ final class PostgresTransactions {
         long started = System.nanoTime();
         long deadline = started + options.retryBudgetNanos();
         long pause = FIRST_PAUSE_NANOS;
+        int lostConnections = 0;
         while (true) {
             ensureOpen.run();
             try {
                 return attempt(options, Math.max(0, deadline - System.nanoTime()), work);
+            } catch (LostConnection lost) {
+                if (++lostConnections > LOST_CONNECTION_RETRIES) {
+                    throw lost.reported;
+                }
             } catch (RuntimeException failure) {
                 SQLException retryable = retryable(failure);
                 if (retryable == null) {
@@ -81,25 +96,54 @@ final class PostgresTransactions {
     }
 
     private <R> R attempt(WriteOptions options, long remainingNanos, StoreWork<R> work) {
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                try (PreparedStatement settings = connection.prepareStatement(
-                        options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
-                    settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
-                    settings.execute();
-                }
-                PostgresWrites writes = new PostgresWrites(connection, schema);
-                R result = work.run(writes);
-                writes.notifyIfWakes();
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error failure) {
-                rollBack(connection, failure);
-                throw failure;
-            }
+        String what = "'" + options.transaction() + "' in schema " + schema;
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
         } catch (SQLException failure) {
-            throw PostgresErrors.wrap("'" + options.transaction() + "' in schema " + schema, failure);
+            throw PostgresErrors.unavailable(what, failure);
+        }
+        boolean committing = false;
+        try {
+            connection.setAutoCommit(false);
+            try (PreparedStatement settings = connection.prepareStatement(
+                    options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
+                settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
+                settings.execute();
+            }
+            PostgresWrites writes = new PostgresWrites(connection, schema);
+            R result = work.run(writes);
+            writes.notifyIfWakes();
+            committing = true;
+            connection.commit();
+            return result;
+        } catch (Error failure) {
+            rollBack(connection, failure);
+            throw failure;
+        } catch (SQLException | RuntimeException failure) {
+            rollBack(connection, failure);
+            RuntimeException reported;
+            if (failure instanceof SQLException sql) {
+                reported = committing && PostgresErrors.connectionLost(sql) ? PostgresErrors.lostInCommit(what, sql)
+                        : PostgresErrors.wrap(what, sql);
+            } else {
+                reported = (RuntimeException) failure;
+            }
+            if (!committing && PostgresErrors.connectionLost(failure)) {
+                throw new LostConnection(reported);
+            }
+            throw reported;
+        } finally {
+            close(connection);
+        }
+    }
+
+    /** Hands the connection back; a pool that cannot take it back has done with it either way. */
+    private static void close(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // the transaction ended before; a broken connection is the pool's to drop
         }
     }
 
@@ -114,10 +158,23 @@ final class PostgresTransactions {
     /** The retryable database failure behind a transaction's failure, or null when it is of another kind. */
     private static @Nullable SQLException retryable(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && RETRYABLE.contains(sql.getSQLState())) {
                 return sql;
             }
         }
         return null;
+    }
+
+    /** A transaction that failed because its connection was lost before its commit, so it can run again. */
+    private static final class LostConnection extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        final RuntimeException reported;
+
+        LostConnection(RuntimeException reported) {
+            super(reported.getMessage(), reported, false, false);
+            this.reported = reported;
+        }
     }
 }
