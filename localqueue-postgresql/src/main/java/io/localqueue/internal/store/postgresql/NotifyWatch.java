@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.postgresql;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.wakeup.ChangeWatch;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ final class NotifyWatch implements ChangeWatch {
                 }
             }
         } catch (SQLException failure) {
-            closeConnection();
+            discardConnection();
             throw new LocalQueueException("listening on channel " + channel + " failed: " + failure.getMessage(),
                     failure);
         }
@@ -85,6 +86,27 @@ final class NotifyWatch implements ChangeWatch {
 
     @Override
     public void close() {
+        closeConnection();
+    }
+
+    /**
+     * Drops the connection after a failure. The notifications are read on the driver's own connection, past the
+     * pool's wrapper, so a HikariCP pool never saw the failure: handed back, a dead connection would go to the next
+     * borrower that used one within the last half second, which Hikari does not check. It is evicted instead.
+     */
+    private void discardConnection() {
+        Connection open = connection;
+        if (open != null) {
+            try {
+                if (source.isWrapperFor(HikariDataSource.class)) {
+                    connection = null;
+                    source.unwrap(HikariDataSource.class).evictConnection(open);
+                    return;
+                }
+            } catch (SQLException | RuntimeException notAPool) {
+                // closed below, as by any other pool
+            }
+        }
         closeConnection();
     }
 
