@@ -223,8 +223,11 @@ class HostsOnOneServerTest {
         try (LocalQueueDatabase database = LocalQueueDatabase.open(PostgresServer.pool(), schema);
              SimpleQueue<String> queue = SimpleQueue.builder(database, String.class).name(QUEUE).build()) {
             long id = queue.put("work");
+            // Both hosts are started first, so that the lease runs only while the one is killed.
             ChildProcess doomed = hosts.start("doomed", CLAIM, url, schema, QUEUE, leaseMillis);
+            ChildProcess successor = hosts.start("successor", CLAIM, url, schema, QUEUE, leaseMillis);
             doomed.expect(READY);
+            successor.expect(READY);
             doomed.send(GO);
             List<String> claim = doomed.expect(CLAIMED);
             assertThat(claim.subList(0, 2)).as("id and attempts of the first claim")
@@ -232,8 +235,6 @@ class HostsOnOneServerTest {
             long firstClaimAt = Long.parseLong(claim.get(3));
             long leaseEnd = Long.parseLong(claim.get(4));
 
-            ChildProcess successor = hosts.start("successor", CLAIM, url, schema, QUEUE, leaseMillis);
-            successor.expect(READY);
             successor.send(GO);
             assertThat(doomed.killHard()).as("exit status of a JVM killed by SIGKILL").isEqualTo(128 + 9);
 

@@ -162,10 +162,10 @@ class TerminatedBackendTest {
                     + "acked, {} not settled", terminated, handled.size(), handledAgain, acked.get(), unsettled.get());
             assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, jobs, 0));
             assertThat(handled).hasSize(jobs);
-            assertThat(handledAgain).as("jobs handled again, each after a delivery whose settlement failed")
+            // A backend terminated while its acknowledgement commits leaves that commit in doubt: the worker reports
+            // it unsettled and the job comes back after its lease. Only such jobs may be handled twice.
+            assertThat(handledAgain).as("jobs handled again, each after a delivery whose acknowledgement was in doubt")
                     .isLessThanOrEqualTo(unsettled.get());
-            assertThat(unsettled.get()).as("deliveries whose acknowledgement did not commit, of %d", jobs)
-                    .isLessThanOrEqualTo(2);
         }
     }
 
