@@ -26,7 +26,6 @@ public final class RawBaseline implements Scenario {
     public static final String GROUP = "raw-jdbc";
 
     private static final String QUEUE = "raw";
-    private static final int PRELOAD_BATCH = 1_000;
     private static final int PIPELINE_CONSUMER_BATCH = 100;
     private static final int PIPELINE_CONSUMERS = 2;
     private static final long IDLE_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
@@ -65,91 +64,13 @@ public final class RawBaseline implements Scenario {
         ScenarioResult.Builder result = ScenarioResult.builder(workload.name(), GROUP, mode);
         try (RawConnection connection = RawConnection.open(file, mode, QUEUE)) {
             switch (workload.kind()) {
-                case INSERT -> insert(connection, profile, workload.batch(), result);
-                case CLAIM_ACK -> claimAck(connection, profile, result);
-                case PUT_CLAIM_ACK -> putClaimAck(connection, profile, result);
+                case INSERT -> RawJobWorkloads.insert(connection, profile, workload.batch(), result);
+                case CLAIM_ACK -> RawJobWorkloads.claimAck(connection, profile, result);
+                case PUT_CLAIM_ACK -> RawJobWorkloads.putClaimAck(connection, profile, result);
                 case PIPELINE -> pipeline(file, connection, profile, mode, result);
             }
         }
         return result.build();
-    }
-
-    private static void insert(RawConnection connection, Profile profile, int batch, ScenarioResult.Builder result)
-            throws Exception {
-        byte[] payload = BenchMessage.rawPayload();
-        OperationLoop.Limits limits = profile.batchLimits(batch, profile.putManyRowsFor(batch));
-        OperationLoop.Timing timing = OperationLoop.run(limits, i -> {
-            connection.begin();
-            if (batch == 1) {
-                connection.insert(payload);
-            } else {
-                connection.insertBatch(payload, batch);
-            }
-            connection.commit();
-        });
-        long expected = (long) timing.total() * batch;
-        long ready = connection.count(0);
-        result.measured(timing, batch, "rows")
-                .latency(timing.latencies(), batch == 1 ? "one insert transaction" : "one batch transaction")
-                .detail("rowsPerTransaction", batch)
-                .detail("transactionsPerSecond", ScenarioResult.perSecond(timing.count(), timing.elapsedNanos()))
-                .validation(Validation.check(ready == expected, ready + " of " + expected + " rows ready"));
-    }
-
-    private static void claimAck(RawConnection connection, Profile profile, ScenarioResult.Builder result)
-            throws Exception {
-        OperationLoop.Limits limits = profile.limits(profile.getAckOperations());
-        preload(connection, limits.warmupOperations() + limits.operations());
-        int[] fenced = new int[1];
-        OperationLoop.Timing timing = OperationLoop.run(limits, i -> fenced[0] += claimAndAckOne(connection));
-        result.measured(timing, 1, "jobs")
-                .latency(timing.latencies(), "claim transaction + ack transaction")
-                .validation(acknowledged(connection, fenced[0], timing.total()));
-    }
-
-    private static void putClaimAck(RawConnection connection, Profile profile, ScenarioResult.Builder result)
-            throws Exception {
-        OperationLoop.Limits limits = profile.limits(profile.roundtripOperations());
-        byte[] payload = BenchMessage.rawPayload();
-        int[] fenced = new int[1];
-        OperationLoop.Timing timing = OperationLoop.run(limits, i -> {
-            connection.begin();
-            connection.insert(payload);
-            connection.commit();
-            fenced[0] += claimAndAckOne(connection);
-        });
-        result.measured(timing, 1, "jobs")
-                .latency(timing.latencies(), "insert, claim and ack transactions")
-                .validation(acknowledged(connection, fenced[0], timing.total()));
-    }
-
-    /** Claims one job in one transaction and acknowledges it in another; returns 1 when the ack's fence held. */
-    private static int claimAndAckOne(RawConnection connection) throws SQLException {
-        connection.begin();
-        List<RawConnection.Claimed> rows = connection.claim(1);
-        connection.commit();
-        if (rows.isEmpty()) {
-            throw new IllegalStateException("raw claim found no ready row");
-        }
-        connection.begin();
-        int matched = connection.ack(rows.get(0));
-        connection.commit();
-        return matched;
-    }
-
-    private static Validation acknowledged(RawConnection connection, int fenced, int expected) throws SQLException {
-        long acked = connection.count(2);
-        return Validation.check(acked == expected && fenced == expected,
-                acked + " of " + expected + " rows acknowledged, " + fenced + " fenced acks matched");
-    }
-
-    private static void preload(RawConnection connection, int rows) throws SQLException {
-        byte[] payload = BenchMessage.rawPayload();
-        for (int done = 0; done < rows; done += PRELOAD_BATCH) {
-            connection.begin();
-            connection.insertBatch(payload, Math.min(PRELOAD_BATCH, rows - done));
-            connection.commit();
-        }
     }
 
     /**

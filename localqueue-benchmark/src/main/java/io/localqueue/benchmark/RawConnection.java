@@ -20,7 +20,7 @@ import org.sqlite.SQLiteConfig;
  * statements for each step of a job's life, written against the engine's table and the reference index set. Not
  * thread-safe: one per thread.
  */
-final class RawConnection implements AutoCloseable {
+final class RawConnection implements RawJobs<RawConnection.Claimed> {
 
     private static final String INSERT = """
             INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
@@ -98,12 +98,14 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** Starts a write transaction, taking the write lock at once. */
-    void begin() throws SQLException {
+    @Override
+    public void begin() throws SQLException {
         control.execute("BEGIN IMMEDIATE");
     }
 
     /** Commits the transaction. */
-    void commit() throws SQLException {
+    @Override
+    public void commit() throws SQLException {
         control.execute("COMMIT");
     }
 
@@ -112,7 +114,8 @@ final class RawConnection implements AutoCloseable {
      *
      * @param payload the payload bytes
      */
-    void insert(byte[] payload) throws SQLException {
+    @Override
+    public void insert(byte[] payload) throws SQLException {
         bindInsert(payload, System.currentTimeMillis());
         insert.executeUpdate();
     }
@@ -124,7 +127,8 @@ final class RawConnection implements AutoCloseable {
      * @param payload the payload bytes of every row
      * @param rows how many rows, at most 32,000
      */
-    void insertBatch(byte[] payload, int rows) throws SQLException {
+    @Override
+    public void insertBatch(byte[] payload, int rows) throws SQLException {
         PreparedStatement statement = insertRows.get(rows);
         if (statement == null) {
             StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, "
@@ -151,7 +155,8 @@ final class RawConnection implements AutoCloseable {
      * @param limit how many rows at most
      * @return the claimed rows, in no particular order
      */
-    List<Claimed> claim(int limit) throws SQLException {
+    @Override
+    public List<Claimed> claim(int limit) throws SQLException {
         long now = System.currentTimeMillis();
         claim.setString(1, Long.toHexString(ThreadLocalRandom.current().nextLong()) + ":");
         claim.setLong(2, now + LEASE_MILLIS);
@@ -173,7 +178,8 @@ final class RawConnection implements AutoCloseable {
      * @param row the claimed row
      * @return 1 when the fence matched
      */
-    int ack(Claimed row) throws SQLException {
+    @Override
+    public int ack(Claimed row) throws SQLException {
         bindAck(row, System.currentTimeMillis());
         return ack.executeUpdate();
     }
@@ -215,7 +221,8 @@ final class RawConnection implements AutoCloseable {
      * @param status 0 ready, 1 leased, 2 acknowledged
      * @return the count
      */
-    long count(int status) throws SQLException {
+    @Override
+    public long count(int status) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(
                 "SELECT COUNT(*) FROM messages WHERE queue = ? AND status = ?")) {
             statement.setString(1, queue);

@@ -21,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * table and its ready index. Every SQL statement of the PostgreSQL baseline is in this class. Not thread-safe: one
  * per thread.
  */
-final class RawPostgresConnection implements AutoCloseable {
+final class RawPostgresConnection implements RawJobs<RawPostgresConnection.Claimed> {
 
     private static final String COLUMNS = "queue, payload, status, attempts, max_attempts, available_at, job_id, "
             + "created_at, updated_at";
@@ -137,11 +137,13 @@ final class RawPostgresConnection implements AutoCloseable {
     }
 
     /** Starts a transaction: nothing to send, the driver begins one with the next statement. */
-    void begin() {
+    @Override
+    public void begin() {
     }
 
     /** Commits the transaction. */
-    void commit() throws SQLException {
+    @Override
+    public void commit() throws SQLException {
         connection.commit();
     }
 
@@ -150,7 +152,8 @@ final class RawPostgresConnection implements AutoCloseable {
      *
      * @param payload the payload bytes
      */
-    void insert(byte[] payload) throws SQLException {
+    @Override
+    public void insert(byte[] payload) throws SQLException {
         long now = System.currentTimeMillis();
         insert.setString(1, queue);
         insert.setBytes(2, payload);
@@ -168,7 +171,8 @@ final class RawPostgresConnection implements AutoCloseable {
      * @param payload the payload bytes of every row
      * @param rows how many rows
      */
-    void insertBatch(byte[] payload, int rows) throws SQLException {
+    @Override
+    public void insertBatch(byte[] payload, int rows) throws SQLException {
         long now = System.currentTimeMillis();
         byte[][] payloads = new byte[rows][];
         for (int row = 0; row < rows; row++) {
@@ -189,7 +193,8 @@ final class RawPostgresConnection implements AutoCloseable {
      * @param limit how many rows at most
      * @return the claimed rows, in no particular order
      */
-    List<Claimed> claim(int limit) throws SQLException {
+    @Override
+    public List<Claimed> claim(int limit) throws SQLException {
         long now = System.currentTimeMillis();
         String prefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + ":";
         claim.setString(1, prefix);
@@ -213,7 +218,8 @@ final class RawPostgresConnection implements AutoCloseable {
      * @param row the claimed row
      * @return 1 when the fence matched
      */
-    int ack(Claimed row) throws SQLException {
+    @Override
+    public int ack(Claimed row) throws SQLException {
         long now = System.currentTimeMillis();
         ack.setLong(1, now);
         ack.setLong(2, row.id());
@@ -268,7 +274,8 @@ final class RawPostgresConnection implements AutoCloseable {
      * @param status 0 ready, 1 leased, 2 acknowledged
      * @return the count
      */
-    long count(int status) throws SQLException {
+    @Override
+    public long count(int status) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(COUNT)) {
             statement.setString(1, queue);
             statement.setInt(2, status);

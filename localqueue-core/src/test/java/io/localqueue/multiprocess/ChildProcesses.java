@@ -13,9 +13,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The child JVMs of one test: starts them, broadcasts commands, and on {@link #close()} (called from
  * {@code @AfterEach}) destroys whatever still runs and deletes their scratch directory, so that nothing outlives the
- * test.
+ * test. Public, so that other modules' multi-process tests (the PostgreSQL store's hosts) start their children the
+ * same way.
  */
-final class ChildProcesses implements AutoCloseable {
+public final class ChildProcesses implements AutoCloseable {
 
     /** The longest wait for any one line or exit; reaching it means a child is stuck. */
     static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
@@ -28,8 +29,8 @@ final class ChildProcesses implements AutoCloseable {
         return start(label, QueueChild.class, mode, arguments);
     }
 
-    /** Starts one child running another child main class of this package in {@code mode}. */
-    ChildProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
+    /** Starts one child running another child main class in {@code mode}. */
+    public ChildProcess start(String label, Class<?> mainClass, String mode, Object... arguments) {
         return start(label, List.of(), mainClass, mode, arguments);
     }
 
@@ -57,18 +58,27 @@ final class ChildProcesses implements AutoCloseable {
      * {@value QueueChild#READY}, so that a following {@link #sendAll} releases them together.
      */
     List<ChildProcess> startReady(int count, String mode, Object... arguments) {
+        return startReady(count, QueueChild.class, QueueChild.READY, mode, arguments);
+    }
+
+    /**
+     * Starts {@code count} children of another main class in the same mode, then waits until every one of them
+     * printed {@code ready}.
+     */
+    public List<ChildProcess> startReady(int count, Class<?> mainClass, String ready, String mode,
+                                         Object... arguments) {
         List<ChildProcess> children = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            children.add(start(mode + "-" + i, mode, arguments));
+            children.add(start(mode + "-" + i, mainClass, mode, arguments));
         }
         for (ChildProcess child : children) {
-            child.expect(QueueChild.READY);
+            child.expect(ready);
         }
         return children;
     }
 
     /** Writes the same command to every given child. */
-    static void sendAll(List<ChildProcess> children, String command) {
+    public static void sendAll(List<ChildProcess> children, String command) {
         for (ChildProcess child : children) {
             child.send(command);
         }
