@@ -41,6 +41,7 @@ public final class PostgresQueueStore implements QueueStore {
     private final String schema;
     private final String location;
     private final String engineVersion;
+    private final String databaseName;
     private final PostgresTransactions transactions;
     private final Wakeups wakeups;
     private volatile boolean closed;
@@ -73,6 +74,7 @@ public final class PostgresQueueStore implements QueueStore {
             PostgresSchema.createOrMigrate(connection, schema);
             this.location = connection.getMetaData().getURL() + " schema " + schema;
             this.engineVersion = connection.getMetaData().getDatabaseProductVersion();
+            this.databaseName = connection.getCatalog();
         } catch (SQLException failure) {
             closeOwnedPool();
             throw PostgresErrors.wrap("opening schema " + schema, failure);
@@ -250,21 +252,17 @@ public final class PostgresQueueStore implements QueueStore {
         }
     }
 
+    /** The caller's connection must reach this store's database and layout: one query, on its connection alone. */
     private void requireSameDatabase(Connection connection) throws SQLException {
-        try (PreparedStatement layout = connection.prepareStatement("SELECT to_regclass(? || '.localqueue_schema')");
-             Connection own = dataSource.getConnection();
-             Statement ownDatabase = own.createStatement();
-             ResultSet ownName = ownDatabase.executeQuery("SELECT current_database()")) {
-            ownName.next();
-            String expected = ownName.getString(1);
+        try (PreparedStatement layout = connection.prepareStatement(
+                "SELECT current_database(), to_regclass(? || '.localqueue_schema')")) {
             layout.setString(1, schema);
-            try (ResultSet found = layout.executeQuery(); Statement theirs = connection.createStatement();
-                 ResultSet theirName = theirs.executeQuery("SELECT current_database()")) {
+            try (ResultSet found = layout.executeQuery()) {
                 found.next();
-                theirName.next();
-                if (!expected.equals(theirName.getString(1)) || found.getString(1) == null) {
-                    throw new IllegalArgumentException("the connection reaches database " + theirName.getString(1)
-                            + ", not schema " + schema + " of database " + expected + " that this store uses");
+                String theirs = found.getString(1);
+                if (!databaseName.equals(theirs) || found.getString(2) == null) {
+                    throw new IllegalArgumentException("the connection reaches database " + theirs
+                            + ", not schema " + schema + " of database " + databaseName + " that this store uses");
                 }
             }
         }
