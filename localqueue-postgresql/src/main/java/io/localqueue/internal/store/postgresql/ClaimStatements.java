@@ -59,7 +59,7 @@ final class ClaimStatements {
      * lease (1) from a row a claimer's budget made a dead letter (3). Without a budget of the claimer's ({@code 0}),
      * every row keeps its own and is leased.
      */
-    private static final String CLAIM = """
+    static final String CLAIM = """
             WITH p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until, ?::bigint AS now)
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 3 ELSE 1 END,

@@ -17,20 +17,35 @@ import java.util.List;
  */
 final class ReadStatements {
 
-    private static final String STATS =
-            "SELECT status, count(*) FROM %1$s.messages WHERE queue = ? GROUP BY status";
+    /** Counts by state, each read from the partial index of its state. */
+    private static final String STATS = """
+            SELECT (SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 0),
+                   (SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 1),
+                   (SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 2),
+                   (SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 3)""";
 
-    /** Counts pending rows but stops at {@code cap}, so the check costs O(limit), never O(backlog). */
-    private static final String COUNT_PENDING_UP_TO = """
-            SELECT count(*)
-              FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status IN (0, 1) LIMIT ?) AS pending""";
+    /**
+     * Counts pending rows, ready then leased, but stops at {@code cap} in each, so the check costs O(limit), never
+     * O(backlog).
+     */
+    static final String COUNT_PENDING_UP_TO = """
+            SELECT (SELECT count(*) FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 0 LIMIT ?) AS r)
+                 + (SELECT count(*) FROM (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 1 LIMIT ?) AS l)""";
 
-    /** Every distinct queue name, one index probe each (a loose index scan), however many rows the queues hold. */
-    private static final String QUEUE_NAMES = """
+    /**
+     * Every distinct queue name, a few index probes each (a loose index scan over the three indexes of the states,
+     * which between them hold every row), however many rows the queues hold.
+     */
+    static final String QUEUE_NAMES = """
             WITH RECURSIVE names (name) AS (
-                SELECT min(queue) FROM %1$s.messages
+                SELECT least((SELECT min(queue) FROM %1$s.messages WHERE status = 0),
+                             (SELECT min(queue) FROM %1$s.messages WHERE status = 1),
+                             (SELECT min(queue) FROM %1$s.messages WHERE status >= 2))
                 UNION ALL
-                SELECT (SELECT min(queue) FROM %1$s.messages WHERE queue > names.name) FROM names
+                SELECT least((SELECT min(queue) FROM %1$s.messages WHERE status = 0 AND queue > names.name),
+                             (SELECT min(queue) FROM %1$s.messages WHERE status = 1 AND queue > names.name),
+                             (SELECT min(queue) FROM %1$s.messages WHERE status >= 2 AND queue > names.name))
+                  FROM names
                  WHERE name IS NOT NULL)
             SELECT name FROM names WHERE name IS NOT NULL""";
 
@@ -46,20 +61,15 @@ final class ReadStatements {
     }
 
     static QueueStats stats(Connection connection, String schema, String queue) throws SQLException {
-        long[] counts = new long[4];
         try (PreparedStatement query = connection.prepareStatement(STATS.formatted(schema))) {
-            query.setString(1, queue);
+            for (int parameter = 1; parameter <= 4; parameter++) {
+                query.setString(parameter, queue);
+            }
             try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    int status = rows.getInt(1);
-                    if (status >= 0 && status < counts.length) {
-                        counts[status] = rows.getLong(2);
-                    }
-                }
+                rows.next();
+                return new QueueStats(rows.getLong(1), rows.getLong(2), rows.getLong(3), rows.getLong(4));
             }
         }
-        return new QueueStats(counts[PostgresSchema.STATUS_READY], counts[PostgresSchema.STATUS_LEASED],
-                counts[PostgresSchema.STATUS_ACKED], counts[PostgresSchema.STATUS_FAILED]);
     }
 
     /** Tells whether the queue holds {@code limit} pending (ready or leased) rows or more. */
@@ -73,6 +83,8 @@ final class ReadStatements {
         try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING_UP_TO.formatted(schema))) {
             count.setString(1, queue);
             count.setLong(2, allowed + 1);
+            count.setString(3, queue);
+            count.setLong(4, allowed + 1);
             try (ResultSet rows = count.executeQuery()) {
                 rows.next();
                 return rows.getLong(1) > allowed;

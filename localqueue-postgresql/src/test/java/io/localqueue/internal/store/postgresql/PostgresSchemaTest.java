@@ -33,7 +33,7 @@ class PostgresSchemaTest {
                     "ingestion_checkpoints", "localqueue_schema", "message_headers", "messages");
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
                     + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_dedup_key",
-                    "messages_job_id", "messages_leased", "messages_pkey", "messages_ready", "messages_state");
+                    "messages_finished", "messages_job_id", "messages_leased", "messages_pkey", "messages_ready");
             assertThat(names(connection, "SELECT version::text FROM " + schema + ".localqueue_schema"))
                     .containsExactly(String.valueOf(PostgresSchema.VERSION));
         }
@@ -69,6 +69,20 @@ class PostgresSchemaTest {
             PostgresSchema.createOrMigrate(connection, schema);
 
             assertThat(names(connection, "SELECT queue FROM " + schema + ".messages")).containsExactly("emails");
+        }
+    }
+
+    @Test
+    void theFullStateIndexOfEarlierLayoutsIsDroppedAndItsPartialSuccessorKept() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("CREATE INDEX messages_state ON " + schema + ".messages (queue, status, updated_at)");
+
+            PostgresSchema.createOrMigrate(connection, schema);
+
+            assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
+                    + "' AND indexname LIKE 'messages_%' ORDER BY 1")).contains("messages_finished")
+                    .doesNotContain("messages_state");
         }
     }
 

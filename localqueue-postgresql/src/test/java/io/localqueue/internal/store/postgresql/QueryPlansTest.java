@@ -1,0 +1,123 @@
+package io.localqueue.internal.store.postgresql;
+
+import static io.localqueue.internal.store.postgresql.Transactions.execute;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plans PostgreSQL picks for the hot statements on a table whose statistics are stale, as they are after a
+ * bulk load that autovacuum has not analysed yet: each statement must reach its rows through the index of its state,
+ * in the index's order, and never by walking every row of the queue. Both the plan of the first executions (with the
+ * values bound) and the generic plan a prepared statement moves to are checked.
+ */
+class QueryPlansTest extends LayoutTestBase {
+
+    /** Rows loaded, as a benchmark or an import loads them; enough for a wrong plan to show. */
+    private static final int ROWS = 60_000;
+
+    /** Rows per loading transaction, as {@code putMany} writes them. */
+    private static final int BATCH = 1_000;
+
+    /** The due time of the first batch; each later batch is due a millisecond later. */
+    private static final long LOADED_AT = 1_000_000;
+
+    @BeforeEach
+    void loadAQueueThenDrainPartOfItWithoutAnalysing() throws SQLException {
+        for (int batch = 0; batch < ROWS / BATCH; batch++) {
+            execute("INSERT INTO " + schema + ".messages (queue, payload, status, attempts, max_attempts, "
+                    + "available_at, created_at, updated_at) SELECT 'drain', '\\x00', 0, 0, 4, " + (LOADED_AT + batch)
+                    + ", 1, 1 FROM generate_series(1, " + BATCH + ")");
+        }
+        execute("UPDATE " + schema + ".messages SET status = 2, attempts = 1, updated_at = 2 WHERE id <= " + ROWS / 4);
+    }
+
+    @Test
+    void theClaimWalksTheReadyIndexInDueOrderWithoutSortingTheQueue() throws SQLException {
+        String claim = ClaimStatements.CLAIM.formatted(schema);
+
+        for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "5000000", "50")) {
+            assertThat(plan).as("claim plan").contains("messages_ready").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void thePendingCheckAndTheCountsReadTheIndexesOfTheirStates() throws SQLException {
+        for (String plan : plans(ReadStatements.COUNT_PENDING_UP_TO.formatted(schema), "'drain'", "100", "'drain'",
+                "100")) {
+            assertThat(plan).as("pending check plan").contains("messages_ready").contains("messages_leased")
+                    .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void aPurgeReadsTheFinishedIndex() throws SQLException {
+        for (String plan : plans(MaintenanceStatements.PURGE.formatted(schema), "'drain'", "2", "100")) {
+            assertThat(plan).as("purge plan").contains("messages_finished").doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void theQueueNamesAreFoundByProbingTheIndexesOfTheStates() throws SQLException {
+        String plan = explain(ReadStatements.QUEUE_NAMES.formatted(schema));
+
+        assertThat(plan).contains("messages_ready").contains("messages_leased").contains("messages_finished")
+                .doesNotContain("Seq Scan on messages");
+    }
+
+    /**
+     * Explains a statement twice: with the values bound, as its first executions are planned, and as the generic
+     * plan of its prepared form.
+     */
+    private List<String> plans(String sql, String... values) throws SQLException {
+        String numbered = numberParameters(sql);
+        List<String> plans = new ArrayList<>();
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("PREPARE planned AS " + numbered);
+            String execute = "EXPLAIN EXECUTE planned(" + String.join(", ", values) + ")";
+            statement.execute("SET plan_cache_mode = force_custom_plan");
+            plans.add(explain(statement, execute));
+            statement.execute("SET plan_cache_mode = force_generic_plan");
+            plans.add(explain(statement, execute));
+        }
+        return plans;
+    }
+
+    private static String explain(String sql) throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            return explain(statement, "EXPLAIN " + sql);
+        }
+    }
+
+    private static String explain(Statement statement, String explain) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet rows = statement.executeQuery(explain)) {
+            while (rows.next()) {
+                plan.append(rows.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
+    }
+
+    /** Turns JDBC's {@code ?} placeholders into PostgreSQL's {@code $1, $2, …}. */
+    private static String numberParameters(String sql) {
+        StringBuilder numbered = new StringBuilder();
+        int next = 1;
+        for (char c : sql.toCharArray()) {
+            if (c == '?') {
+                numbered.append('$').append(next++);
+            } else {
+                numbered.append(c);
+            }
+        }
+        return numbered.toString();
+    }
+}
