@@ -50,6 +50,27 @@ class QueryPlansTest extends LayoutTestBase {
     }
 
     @Test
+    void settlementsFindTheirRowsByIdNotByReadingEveryLease() throws SQLException {
+        execute("UPDATE " + schema + ".messages SET status = 1, receipt = 'r-' || id, lease_until = 9000000 "
+                + "WHERE id > " + ROWS / 4 + " AND id <= " + ROWS / 2);
+        String ids = "'{" + (ROWS / 2 - 1) + "," + (ROWS / 2) + "}'";
+        String queues = "'{drain,drain}'";
+        String receipts = "'{r-1,r-2}'";
+        String times = "'{5000000,5000000}'";
+
+        List<String> plans = new ArrayList<>();
+        plans.addAll(plans(LeaseStatements.ACK_ALL.formatted(schema), ids, queues, receipts, times, ids));
+        plans.addAll(plans(LeaseStatements.EXTEND_ALL.formatted(schema), ids, queues, receipts, times,
+                "'{6000000,6000000}'", ids));
+        plans.addAll(plans(LeaseStatements.FAIL.formatted(schema), "'boom'", "'rejected'", "NULL", "5000000",
+                String.valueOf(ROWS / 2), "'drain'", "'r-1'", "5000000"));
+        for (String plan : plans) {
+            assertThat(plan).as("settlement plan").contains("messages_pkey").doesNotContain("messages_leased")
+                    .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
     void thePendingCheckAndTheCountsReadTheIndexesOfTheirStates() throws SQLException {
         for (String plan : plans(ReadStatements.COUNT_PENDING_UP_TO.formatted(schema), "'drain'", "100", "'drain'",
                 "100")) {
