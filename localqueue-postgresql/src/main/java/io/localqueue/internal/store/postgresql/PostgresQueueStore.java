@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A localqueue database in a schema of a PostgreSQL database, reached through a {@link DataSource} of the caller's
  * (a pool, which this store does not close): write transactions run by {@link PostgresTransactions}, reads on a
- * connection of their own in auto-commit mode, and wake-ups of other hosts' commits through {@link NotifyWatch}.
+ * connection of their own in auto-commit mode, notifications of its commits to other hosts through
+ * {@link NotifySender}, and wake-ups of other hosts' commits through {@link NotifyWatch}.
  * Opening it creates or migrates the layout. What SQLite does to its file that PostgreSQL does for itself or
  * otherwise is answered so: {@link #backup} refuses (a database is copied with {@code pg_dump}), and
  * {@link #vacuum} runs {@code VACUUM (ANALYZE)} on the layout's tables.
@@ -42,6 +43,7 @@ public final class PostgresQueueStore implements QueueStore {
     private final String location;
     private final String engineVersion;
     private final String databaseName;
+    private final NotifySender notifications;
     private final PostgresTransactions transactions;
     private final Wakeups wakeups;
     private volatile boolean closed;
@@ -82,7 +84,8 @@ public final class PostgresQueueStore implements QueueStore {
             closeOwnedPool();
             throw failure;
         }
-        this.transactions = new PostgresTransactions(dataSource, schema);
+        this.notifications = new NotifySender(dataSource, schema);
+        this.transactions = new PostgresTransactions(dataSource, schema, notifications::committed);
         this.wakeups = new Wakeups("localqueue-postgresql-" + schema, new NotifyWatch(dataSource, schema));
     }
 
@@ -206,6 +209,7 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public void close() {
         closed = true;
+        notifications.close();
         wakeups.close();
         closeOwnedPool();
     }

@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * commit was sent (a backend ended by {@code pg_terminate_backend} or a restart, which a pool may hand out before it
  * notices) is run again at once on another connection, up to {@value #LOST_CONNECTION_RETRIES} times, since the
  * server rolled it back; one lost while committing is reported as of unknown outcome. Any other failure rolls back and
- * reaches the caller unchanged. A transaction that gave waiters work or room notifies the layout's channel once, for
- * {@link NotifyWatch}.
+ * reaches the caller unchanged. Once a transaction that gave waiters work or room has committed, other hosts are told
+ * ({@link NotifySender}).
  */
 final class PostgresTransactions {
 
@@ -60,10 +60,19 @@ final class PostgresTransactions {
 
     private final DataSource dataSource;
     private final String schema;
+    private final Runnable wokeWaiters;
 
-    PostgresTransactions(DataSource dataSource, String schema) {
+    /**
+     * Creates the transactions of one layout.
+     *
+     * @param dataSource lends each transaction its connection
+     * @param schema the layout's schema
+     * @param wokeWaiters runs after the commit of a transaction that gave waiters work or room
+     */
+    PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters) {
         this.dataSource = dataSource;
         this.schema = PostgresSchema.requireValidName(schema);
+        this.wokeWaiters = wokeWaiters;
     }
 
     <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
@@ -113,9 +122,11 @@ final class PostgresTransactions {
             }
             PostgresWrites writes = new PostgresWrites(connection, schema);
             R result = work.run(writes);
-            writes.notifyIfWakes();
             committing = true;
             connection.commit();
+            if (writes.wakesWaiters()) {
+                wokeWaiters.run();
+            }
             return result;
         } catch (Error failure) {
             rollBack(connection, failure);

@@ -57,7 +57,9 @@ final class PostgresWrites implements QueueWrites {
 
     /**
      * Notifies the layout's channel, once, when a transition of this transaction gave waiters work or room; the
-     * notification reaches other hosts when the transaction commits, and never if it rolls back.
+     * notification reaches other hosts when the transaction commits, and never if it rolls back. Only for a caller's
+     * own transaction, whose commit the store does not see: the store's transactions announce themselves after their
+     * commit instead ({@link NotifySender}).
      *
      * @throws io.localqueue.LocalQueueException when the database refuses
      */

@@ -34,7 +34,7 @@ class LostConnectionTest extends LayoutTestBase {
     void aWriteWhoseConnectionsWereLostRunsAgainOnTheNextOne() throws SQLException {
         Connections source = new Connections(false);
         source.loseNext(3);
-        PostgresTransactions transactions = new PostgresTransactions(source, schema);
+        PostgresTransactions transactions = new PostgresTransactions(source, schema, () -> { });
 
         List<Long> ids = transactions.write(PUT, OPEN, writes -> writes.enqueue("emails", List.of(job("a")), 4, 1, 0)
                 .ids());
@@ -48,7 +48,7 @@ class LostConnectionTest extends LayoutTestBase {
     void aWriteStopsRunningAgainAfterTenLostConnectionsAndReportsTheLoss() throws SQLException {
         Connections source = new Connections(false);
         source.loseNext(Integer.MAX_VALUE);
-        PostgresTransactions transactions = new PostgresTransactions(source, schema);
+        PostgresTransactions transactions = new PostgresTransactions(source, schema, () -> { });
 
         assertThatThrownBy(() -> transactions.write(PUT, OPEN, writes -> writes.enqueue("emails", List.of(job("a")),
                 4, 1, 0))).isInstanceOf(LocalQueueException.class).isNotInstanceOf(DatabaseBusyException.class)
@@ -61,7 +61,7 @@ class LostConnectionTest extends LayoutTestBase {
     @Test
     void aConnectionLostWhileCommittingIsReportedAsOfUnknownOutcomeAndNotRunAgain() throws SQLException {
         Connections source = new Connections(true);
-        PostgresTransactions transactions = new PostgresTransactions(source, schema);
+        PostgresTransactions transactions = new PostgresTransactions(source, schema, () -> { });
 
         assertThatThrownBy(() -> transactions.write(PUT, OPEN, writes -> writes.enqueue("emails", List.of(job("a")),
                 4, 1, 0))).isInstanceOf(LocalQueueException.class)
@@ -90,7 +90,7 @@ class LostConnectionTest extends LayoutTestBase {
                     "app-pool - Connection is not available, request timed out after 1000ms (total=3, active=3, "
                             + "idle=0, waiting=0)");
         });
-        PostgresTransactions transactions = new PostgresTransactions(exhausted, schema);
+        PostgresTransactions transactions = new PostgresTransactions(exhausted, schema, () -> { });
 
         assertThatThrownBy(() -> transactions.write(PUT, OPEN, writes -> writes.enqueue("emails", List.of(job("a")),
                 4, 1, 0))).isInstanceOf(LocalQueueException.class)
@@ -106,7 +106,7 @@ class LostConnectionTest extends LayoutTestBase {
             throw new SQLTransientConnectionException("app-pool - Connection is not available, request timed out "
                     + "after 1000ms (total=0, active=0, idle=0, waiting=0)", "08001", refused);
         });
-        PostgresTransactions transactions = new PostgresTransactions(unreachable, schema);
+        PostgresTransactions transactions = new PostgresTransactions(unreachable, schema, () -> { });
 
         assertThatThrownBy(() -> transactions.write(PUT, OPEN, writes -> writes.enqueue("emails", List.of(job("a")),
                 4, 1, 0))).isInstanceOf(LocalQueueException.class)

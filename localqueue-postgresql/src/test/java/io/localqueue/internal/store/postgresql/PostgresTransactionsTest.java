@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -32,7 +33,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
     @Test
     void aTransactionCommitsItsTransitionsOrNoneOfThem() {
-        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema, () -> { });
 
         Long id = transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
                 writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0).ids().get(0));
@@ -59,7 +60,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
                     }
                     return result;
                 });
-        PostgresTransactions transactions = new PostgresTransactions(recording, schema);
+        PostgresTransactions transactions = new PostgresTransactions(recording, schema, () -> { });
 
         List<String> relaxed = transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
                 TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> settings(handedOut.get()));
@@ -72,7 +73,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
         assertThat(serverSetting()).as("the embedded server's own default").isEqualTo("off");
         assertThat(durable.get(1)).as("DURABLE waits for the flush whatever the server's default").isEqualTo("on");
         PostgresTransactions standby = new PostgresTransactions(withSession(recording,
-                "SET synchronous_commit = remote_apply"), schema);
+                "SET synchronous_commit = remote_apply"), schema, () -> { });
         assertThat(standby.write(WriteOptions.within("put", DurabilityMode.DURABLE, TimeUnit.SECONDS.toNanos(20)),
                 OPEN, writes -> settings(handedOut.get())).get(1)).as("a stronger setting is kept")
                 .isEqualTo("remote_apply");
@@ -84,7 +85,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
     @Test
     void aLockHeldPastTheBudgetIsReportedBusyAndOneReleasedInTimeIsWaitedFor() throws Exception {
-        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema, () -> { });
         try (Connection holder = PostgresServer.connect(); Statement statement = holder.createStatement()) {
             holder.setAutoCommit(false);
             statement.execute("SELECT pg_advisory_xact_lock(" + PostgresSchema.lockKey(schema + "/queue:emails")
@@ -109,13 +110,33 @@ class PostgresTransactionsTest extends LayoutTestBase {
     }
 
     @Test
-    void aCommitThatGivesWaitersWorkWakesAnotherHostsWatchAtOnce() throws Exception {
-        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema);
-        try (Watching watching = new Watching(schema)) {
+    void aCommitThatGivesWaitersWorkIsAnnouncedAfterItAndOnlyThen() {
+        List<String> countsWhenAnnounced = new ArrayList<>();
+        PostgresTransactions transactions = new PostgresTransactions(PostgresServer.database(), schema,
+                () -> countsWhenAnnounced.add(count()));
+
+        transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0));
+        transactions.write(WriteOptions.standard("claim", DurabilityMode.RELAXED), OPEN,
+                writes -> writes.claim("other", 1, 1_000, 10, true, 0));
+        assertThatThrownBy(() -> transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                writes -> {
+                    writes.enqueue("emails", List.of(new NewJob(bytes("b"), null)), 4, 1, 0);
+                    throw new IllegalStateException("rolled back");
+                })).isInstanceOf(IllegalStateException.class);
+
+        assertThat(countsWhenAnnounced).as("once, for the put, with its row already visible to others")
+                .containsExactly("1");
+    }
+
+    @Test
+    void theStoresCommitsWakeAnotherHostsWatchAtOnce() throws Exception {
+        try (Watching watching = new Watching(schema);
+             PostgresQueueStore store = new PostgresQueueStore(PostgresServer.database(), schema)) {
             assertThat(watching.woke(1, 10_000)).isTrue();
             watching.forget();
 
-            transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+            store.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
                     writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0));
 
             assertThat(watching.woke(1, NotifyWatch.POLL_MILLIS / 2)).isTrue();
