@@ -5,6 +5,7 @@ import io.localqueue.SimpleQueue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a run keeps its queues: SQLite files in the scenarios' directories, or a schema per scenario directory on a
@@ -50,6 +51,15 @@ public interface BenchStore {
      * @return the baseline, run like a scenario
      */
     Scenario rawBaseline(List<RawWorkload> workloads);
+
+    /**
+     * Returns the CPU meter of the store's server, or null for a file, which has none.
+     *
+     * @return the meter, or null
+     */
+    default @Nullable ServerCpu serverCpu() {
+        return null;
+    }
 
     /**
      * Returns the store a child JVM was started with.

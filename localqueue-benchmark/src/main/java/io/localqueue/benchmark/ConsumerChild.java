@@ -5,15 +5,20 @@ import io.localqueue.Worker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A consumer process: warms a {@link Worker} up on a queue of its own, prints {@code READY}, on {@code GO} starts a
- * Worker (handler does nothing) on the shared queue, on {@code STOP} stops it, writes every acknowledgement it made to
+ * Worker on the shared queue (whose handler does nothing, or waits {@code handlerPauseMicros} as a job that calls
+ * another service does), on {@code STOP} stops it, writes every acknowledgement it made to
  * its {@link AckLog} file and prints {@code DONE <count> <CPU nanoseconds used from GO to STOP>}.
  */
 final class ConsumerChild {
 
     static final String ROLE = "consumer";
+
+    /** The setting of how long the handler waits for each job, in microseconds; 0 for not at all. */
+    static final String HANDLER_PAUSE = "handlerPauseMicros";
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -28,6 +33,7 @@ final class ConsumerChild {
 
     static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
         int concurrency = (int) settings.number("concurrency");
+        long pauseNanos = TimeUnit.MICROSECONDS.toNanos(settings.number(HANDLER_PAUSE));
         Path logFile = Path.of(settings.text("log"));
         try (SimpleQueue<BenchMessage> queue = settings.openQueue()) {
             try (SimpleQueue<BenchMessage> warm = settings.openSharedWarmupQueue()) {
@@ -35,7 +41,7 @@ final class ConsumerChild {
             }
             CompilerQuiet.await(COMPILER_QUIET_WAIT);
             AckLog log = new AckLog();
-            Worker<BenchMessage> worker = Worker.builder(queue, job -> { })
+            Worker<BenchMessage> worker = Worker.builder(queue, job -> pause(pauseNanos))
                     .concurrency(concurrency)
                     .observer(new AckObserver(log::add))
                     .build();
@@ -48,6 +54,13 @@ final class ConsumerChild {
             worker.stop(STOP_TIMEOUT);
             log.writeTo(logFile);
             io.emit("DONE " + log.count() + " " + cpu);
+        }
+    }
+
+    /** Waits as a handler that calls another service does: parked, using no CPU. */
+    private static void pause(long nanos) {
+        if (nanos > 0) {
+            LockSupport.parkNanos(nanos);
         }
     }
 

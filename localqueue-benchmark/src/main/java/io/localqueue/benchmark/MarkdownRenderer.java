@@ -238,6 +238,10 @@ public final class MarkdownRenderer {
                 "the processes kept %.1f cores busy", v)));
         number(details, "childCpuMicrosPerJob").ifPresent(v -> notes.add(String.format(Locale.ROOT,
                 "%.0f µs of CPU per job", v)));
+        number(details, "serverCoresBusy").ifPresent(v -> notes.add(String.format(Locale.ROOT,
+                "the server kept %.1f cores busy", v)));
+        number(details, "handlerPauseMillis").filter(v -> v > 0).ifPresent(v -> notes.add("the handler waits "
+                + Format.grouped(v) + " ms per job"));
         if (details.get("acksPerConsumer") instanceof List<?> acks && acks.size() > 1) {
             notes.add("acks per consumer " + acks);
         }

@@ -23,7 +23,6 @@ public final class MultiprocessScenario extends PerModeScenario {
 
     private static final String QUEUE = "multiprocess";
     private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(30);
-    private static final long STATS_POLL_MILLIS = 20;
 
     private final Profile.Mix mix;
 
@@ -73,7 +72,7 @@ public final class MultiprocessScenario extends PerModeScenario {
                 logs.add(log);
                 consumers.add(ChildJvms.start("consumer-" + c, scratch, ConsumerChild.ROLE, ChildJvms.settings(
                         context, "dir=" + directory, "mode=" + mode, "queue=" + QUEUE, "id=" + c,
-                        "concurrency=" + profile.consumerConcurrency(),
+                        "concurrency=" + profile.consumerConcurrency(), ConsumerChild.HANDLER_PAUSE + "=0",
                         "warmupTotal=" + profile.warmupOperations(), "log=" + log)));
             }
             List<ChildProcess> all = new ArrayList<>(producers);
@@ -91,7 +90,7 @@ public final class MultiprocessScenario extends PerModeScenario {
                 childCpuNanos += Long.parseLong(done.get(2));
                 producers.get(p).awaitSuccess();
             }
-            QueueStats drained = awaitAcknowledged(queue, jobs);
+            QueueStats drained = QueueChecks.awaitAcknowledged(queue, jobs, DRAIN_TIMEOUT);
             List<Integer> perConsumer = new ArrayList<>();
             for (ChildProcess consumer : consumers) {
                 consumer.send("STOP");
@@ -156,18 +155,6 @@ public final class MultiprocessScenario extends PerModeScenario {
             at += part.length;
         }
         return all;
-    }
-
-    /** Polls the queue's counts until every job is acknowledged or the drain timeout passes. */
-    private static QueueStats awaitAcknowledged(SimpleQueue<BenchMessage> queue, int total)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        QueueStats stats = queue.stats();
-        while (stats.acked() < total && System.nanoTime() < deadline) {
-            Thread.sleep(STATS_POLL_MILLIS);
-            stats = queue.stats();
-        }
-        return stats;
     }
 
     /** Producer {@code p}'s share of the mix's warm-up jobs, which the producers put together. */

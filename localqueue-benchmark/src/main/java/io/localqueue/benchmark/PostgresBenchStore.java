@@ -82,6 +82,12 @@ public final class PostgresBenchStore implements BenchStore {
         return new RawPostgresBaseline(this, workloads);
     }
 
+    /** The server is the one behind the URL, on this machine. */
+    @Override
+    public ServerCpu serverCpu() {
+        return ServerCpu.of(url);
+    }
+
     /**
      * Returns the schema of a scenario directory: its name in lower case as an identifier, unique within a run since
      * every directory name starts with the run's counter.

@@ -1,5 +1,6 @@
 package io.localqueue.benchmark;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -58,7 +59,9 @@ final class Scenarios {
             all.add(new MultiprocessScenario(mix));
         }
         if (!profile.drainConsumers().isEmpty()) {
-            all.add(new ConsumerDrainScenario(profile.drainConsumers()));
+            for (Duration pause : ConsumerDrainScenario.HANDLER_PAUSES) {
+                all.add(new ConsumerDrainScenario(profile.drainConsumers(), pause));
+            }
         }
         return all;
     }

@@ -67,10 +67,14 @@ class PostgresSmokeProfileTest {
         assertThat(seen).containsExactlyInAnyOrder("insert-1", "insert-batch-10", "insert-batch-100",
                 "claim+ack-2tx", "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "putMany-1", "putMany-10",
                 "putMany-100", "get+ack", "roundtrip", "worker-pipeline-c2", "multiprocess-drain-1C",
-                "multiprocess-drain-2C");
+                "multiprocess-drain-2C", "multiprocess-drain-1ms-1C", "multiprocess-drain-1ms-2C");
         JsonNode twoConsumers = resultNamed(json.get("results"), "multiprocess-drain-2C");
         assertThat(twoConsumers.get("details").get(ConsumerDrainScenario.RATIO_TO_ONE_CONSUMER).isNumber()).isTrue();
         assertThat(twoConsumers.get("details").get("acksPerConsumer")).hasSize(2);
+        assertThat(twoConsumers.get("details").get("serverCoresBusy").asDouble()).as("the server's CPU is counted")
+                .isPositive();
+        assertThat(resultNamed(json.get("results"), "multiprocess-drain-1ms-2C").get("details")
+                .get("handlerPauseMillis").asInt()).isEqualTo(1);
 
         String markdown = Files.readString(output.resolve(ReportWriter.MARKDOWN));
         assertThat(markdown).contains("# localqueue benchmark: smoke profile on PostgreSQL", "| Store | PostgreSQL 18.",
