@@ -1,5 +1,6 @@
 package io.localqueue.test;
 
+import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
 import io.localqueue.ReadyJob;
 import io.localqueue.SimpleQueue;
@@ -157,10 +158,19 @@ public final class LocalQueueTestSupport {
      * Returns the temporary directory holding this context's queue file.
      *
      * @return the directory, deleted when the context closes
+     * @throws IllegalStateException when the application keeps its queues on a server
+     *                               ({@code localqueue.store=postgresql}), which uses no directory
      * @since 0.1.0
      */
     public Path directory() {
-        return queues.database().path();
+        LocalQueueDatabase database = queues.database();
+        if (!database.isFile()) {
+            throw new IllegalStateException("the queues are kept in " + database.engine() + " (" + database.location()
+                    + ") because of localqueue.store=postgresql, so there is no queue directory; the kit leaves that "
+                    + "store as configured, and its jobs stay in the schema between runs: give the tests a schema "
+                    + "of their own with localqueue.postgresql.schema");
+        }
+        return database.path();
     }
 
     /** Forgets the deliveries recorded so far; called before each test method. */
