@@ -53,7 +53,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
     /**
      * The schema that holds the tables on a PostgreSQL database when none is named.
      *
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static final String DEFAULT_SCHEMA = ServerSettings.DEFAULT_SCHEMA;
 
@@ -96,7 +96,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return a handle to close when done
      * @throws LocalQueueException when the data source reaches no database localqueue can use, the
      *                             {@code localqueue-postgresql} module is missing, or the schema holds other tables
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static LocalQueueDatabase open(DataSource dataSource) {
         return open(dataSource, DEFAULT_SCHEMA);
@@ -112,7 +112,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @throws IllegalArgumentException when an argument is null or the schema is not a lower-case identifier
      * @throws LocalQueueException when the data source reaches no database localqueue can use, the
      *                             {@code localqueue-postgresql} module is missing, or the schema holds other tables
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static LocalQueueDatabase open(DataSource dataSource, String schema) {
         return new LocalQueueDatabase(null, null, acquire(dataSource, schema));
@@ -124,7 +124,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @param jdbcUrl such as {@code jdbc:postgresql://db.internal:5432/app}
      * @return the builder
      * @throws IllegalArgumentException when the URL is blank
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static ServerBuilder server(String jdbcUrl) {
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
@@ -182,7 +182,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Tells whether the database is a SQLite file, rather than tables on a database server.
      *
      * @return true for a file, which {@link #path()} and {@link #file()} then name
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public boolean isFile() {
         return file != null;
@@ -192,7 +192,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Describes where the queues are kept, for messages and reports: the file, or the server's URL and the schema.
      *
      * @return such as {@code /srv/app/data/localqueue.db} or {@code jdbc:postgresql://db/app schema localqueue}
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public String location() {
         return database.store().location();
@@ -202,7 +202,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Names the database engine that keeps the queues.
      *
      * @return "SQLite" or "PostgreSQL"
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public String engine() {
         return database.store().engine();
@@ -212,7 +212,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Returns the version of the database engine in use: the SQLite library's or the server's.
      *
      * @return such as "3.54.1" or "18.1"
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public String engineVersion() {
         return database.store().engineVersion();
@@ -300,7 +300,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * Configures a handle on a PostgreSQL database reached by URL, with a connection pool of its own that closing the
      * last handle and queue on it closes; every setter validates at once.
      *
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static final class ServerBuilder {
 

@@ -151,7 +151,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @param type the payload class
      * @param <T> the payload type
      * @return a builder
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static <T> Builder<T> builder(DataSource dataSource, Class<T> type) {
         return builder(dataSource, JsonSerializer.of(requireArgument(type, "type")));
@@ -166,7 +166,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @param serializer the payload format
      * @param <T> the payload type
      * @return a builder
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static <T> Builder<T> builder(DataSource dataSource, Serializer<T> serializer) {
         requireArgument(dataSource, "dataSource");

@@ -27,7 +27,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
  * }
  * }</pre>
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)

@@ -740,7 +740,7 @@ public class LocalQueueProperties {
     /**
      * Where the queues are kept.
      *
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public enum Store {
 
@@ -755,7 +755,7 @@ public class LocalQueueProperties {
      * The PostgreSQL database of {@code localqueue.store=postgresql}, reached by URL on a pool localqueue opens, when
      * no DataSource bean is marked {@code @LocalQueueDataSource}.
      *
-     * @since 0.2.0
+     * @since 0.1.0
      */
     public static class Postgresql {
 
