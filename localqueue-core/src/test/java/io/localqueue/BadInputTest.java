@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,7 +79,7 @@ class BadInputTest extends QueueTestBase {
 
     @Test
     void payloadTheSerializerRejectsIsRefusedAndNothingIsWritten() {
-        SimpleQueue<String> queue = open(SimpleQueue.builder(dir,
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(),
                 new RefusingSerializer("poison")));
 
         assertThatThrownBy(() -> queue.put("poison", "job-1"))
@@ -102,7 +103,7 @@ class BadInputTest extends QueueTestBase {
                 return "";
             }
         };
-        SimpleQueue<String> queue = open(SimpleQueue.builder(dir, nulls));
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(), nulls));
 
         assertThatThrownBy(() -> queue.put("a")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("data");
@@ -205,7 +206,7 @@ class BadInputTest extends QueueTestBase {
 
     @Test
     void blankQueueNameIsRefused() {
-        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(dir);
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database());
 
         for (String name : Arrays.asList("", "   ", null)) {
             assertThatThrownBy(() -> builder.name(name))
@@ -216,7 +217,7 @@ class BadInputTest extends QueueTestBase {
 
     @Test
     void nullBuilderArgumentsAreRefusedByName() {
-        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(dir);
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database());
 
         assertThatThrownBy(() -> SimpleQueue.builder((Path) null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("directory");
@@ -272,6 +273,7 @@ class BadInputTest extends QueueTestBase {
     // ---- directories and files ----------------------------------------------------------------------------------
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void directoryUnderARegularFileIsRefused() throws IOException {
         Path file = Files.writeString(dir.resolve("plain.txt"), "just a file");
 
@@ -281,6 +283,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void regularFileGivenAsTheDirectoryIsRefused() throws IOException {
         Path file = Files.writeString(dir.resolve("plain.txt"), "just a file");
 
@@ -290,6 +293,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void readOnlyDirectoryIsRefused() throws IOException {
         assumeFalse("root".equals(System.getProperty("user.name")), "root can write to read-only directories");
         Path readOnly = Files.createDirectory(dir.resolve("read-only"));
@@ -304,6 +308,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void randomBytesAreRefusedAndLeftUntouched() throws IOException {
         byte[] noise = new byte[8192];
         new Random(42).nextBytes(noise);
@@ -313,6 +318,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void textFileIsRefusedAndLeftUntouched() throws IOException {
         Files.writeString(dbFile(), "name,email\nada,ada@example.com\n".repeat(50));
 
@@ -320,6 +326,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void sqliteDatabaseOfAnotherApplicationIsRefusedAndLeftUntouched() throws Exception {
         sql("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL)",
                 "INSERT INTO users (name) VALUES ('ada'), ('grace')");
@@ -328,6 +335,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void messagesTableWithoutTheRequiredColumnsIsRefusedAndLeftUntouched() throws Exception {
         sql("CREATE TABLE messages (id INTEGER PRIMARY KEY, queue TEXT, payload BLOB, status INTEGER)",
                 "INSERT INTO messages (queue, payload, status) VALUES ('default', x'7b7d', 0)");
@@ -336,6 +344,7 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void refusedFileStaysRefusedOnTheNextOpen() throws Exception {
         sql("CREATE TABLE users (id INTEGER PRIMARY KEY)");
 
@@ -393,7 +402,7 @@ class BadInputTest extends QueueTestBase {
 
     @ParameterizedTest
     @MethodSource("callsAfterClose")
-    void callAfterCloseThrowsQueueClosedWhileAnotherQueueKeepsTheFileOpen(CallAfterClose call) {
+    void callAfterCloseThrowsQueueClosedWhileAnotherQueueKeepsTheDatabaseOpen(CallAfterClose call) {
         SimpleQueue<Object> other = queue();
         SimpleQueue<Object> queue = queue();
         queue.put("a");
@@ -415,9 +424,9 @@ class BadInputTest extends QueueTestBase {
     }
 
     @Test
-    void closingOneQueueLeavesOtherQueuesOnTheFileWorking() {
+    void closingOneQueueLeavesOtherQueuesOnTheDatabaseWorking() {
         SimpleQueue<Object> first = queue();
-        SimpleQueue<Object> second = open(SimpleQueue.builder(dir).name("second").clock(clock));
+        SimpleQueue<Object> second = alone(SimpleQueue.builder(database()).name("second").clock(clock));
         first.put("a");
 
         first.close();
@@ -425,7 +434,7 @@ class BadInputTest extends QueueTestBase {
 
         second.put("b");
         assertThat(second.getNowait().data()).isEqualTo("b");
-        try (SimpleQueue<Object> reopened = SimpleQueue.builder(dir).clock(clock).build()) {
+        try (SimpleQueue<Object> reopened = SimpleQueue.builder(database()).clock(clock).build()) {
             assertThat(reopened.getNowait().data()).isEqualTo("a");
         }
     }
@@ -500,6 +509,16 @@ class BadInputTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue() {
-        return open(SimpleQueue.builder(dir).clock(clock));
+        return alone(SimpleQueue.builder(database()).clock(clock));
+    }
+
+    /**
+     * Builds the queue and closes the handle it was built on, so that the queue holds the database open on its own,
+     * as one built on a directory does, and closing the last such queue closes the database.
+     */
+    private SimpleQueue<Object> alone(SimpleQueue.Builder<Object> builder) {
+        SimpleQueue<Object> queue = open(builder);
+        database().close();
+        return queue;
     }
 }

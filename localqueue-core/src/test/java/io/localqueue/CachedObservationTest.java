@@ -61,19 +61,17 @@ class CachedObservationTest extends QueueTestBase {
 
     @Test
     void queueObjectsOfOneQueueOnOneDatabaseShareTheSnapshot() {
-        try (LocalQueueDatabase database = LocalQueueDatabase.open(dir)) {
-            SimpleQueue<Object> first = open(SimpleQueue.builder(database).name("shared").clock(clock));
-            SimpleQueue<String> second = open(SimpleQueue.builder(database, String.class).name("shared").clock(clock)
-                    .delivery(new DeliveryPolicy(Duration.ofSeconds(9), 2)));
-            first.put("one");
-            first.stats(MAX_AGE);
-            first.put("two");
+        SimpleQueue<Object> first = open(SimpleQueue.builder(database()).name("shared").clock(clock));
+        SimpleQueue<String> second = open(SimpleQueue.builder(database(), String.class).name("shared").clock(clock)
+                .delivery(new DeliveryPolicy(Duration.ofSeconds(9), 2)));
+        first.put("one");
+        first.stats(MAX_AGE);
+        first.put("two");
 
-            assertThat(second.stats(MAX_AGE).ready()).isEqualTo(1);
-            assertThat(second.diagnostics(MAX_AGE).leaseSeconds()).isEqualTo(9.0);
-            assertThat(second.diagnostics().ready()).isEqualTo(2);
-            assertThat(first.stats(MAX_AGE).ready()).as("refreshed by the exact diagnostics").isEqualTo(2);
-        }
+        assertThat(second.stats(MAX_AGE).ready()).isEqualTo(1);
+        assertThat(second.diagnostics(MAX_AGE).leaseSeconds()).isEqualTo(9.0);
+        assertThat(second.diagnostics().ready()).isEqualTo(2);
+        assertThat(first.stats(MAX_AGE).ready()).as("refreshed by the exact diagnostics").isEqualTo(2);
     }
 
     @Test
@@ -98,6 +96,6 @@ class CachedObservationTest extends QueueTestBase {
     }
 
     private SimpleQueue<Object> queue() {
-        return open(SimpleQueue.builder(dir).name("observed").clock(clock));
+        return open(SimpleQueue.builder(database()).name("observed").clock(clock));
     }
 }

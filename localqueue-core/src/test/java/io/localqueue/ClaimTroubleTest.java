@@ -9,13 +9,18 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.localqueue.internal.engine.ClaimTrouble;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +83,7 @@ class ClaimTroubleTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void aWorkerOnADamagedFileNamesTheSqliteErrorAndBacksOff() throws Exception {
         Path damaged = DamagedDatabase.create(dir);
         SimpleQueue<Object> queue = open(SimpleQueue.builder(damaged));
@@ -94,6 +100,35 @@ class ClaimTroubleTest extends QueueTestBase {
             }
             assertThat(log.count("failed to claim")).as("one line for the run, whatever the pollers' count")
                     .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aWorkerWhoseTableIsGoneBacksOffLogsOnceAndClaimsAgainOnceItIsBack() throws Exception {
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()));
+        queue.put("waiting");
+        renameMessages("messages", "messages_away");
+        CountDownLatch handled = new CountDownLatch(1);
+        try (WorkerLog log = new WorkerLog()) {
+            Worker<Object> worker = Worker.builder(queue, job -> handled.countDown())
+                    .pollInterval(Duration.ofMillis(10)).build();
+            worker.start();
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> log.contains("trying again in 200 ms"));
+                renameMessages("messages_away", "messages");
+                assertThat(handled.await(10, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                assertThat(worker.stop(Duration.ofSeconds(5))).isTrue();
+            }
+            assertThat(log.count("failed to claim")).as("one line for the run").isEqualTo(1);
+            assertThat(log.contains("claims from queue 'default' again after")).isTrue();
+        }
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+    }
+
+    private void renameMessages(String from, String to) throws SQLException {
+        try (Connection connection = TestDatabases.connect(dir); Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE " + from + " RENAME TO " + to);
         }
     }
 }

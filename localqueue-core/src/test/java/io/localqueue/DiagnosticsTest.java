@@ -3,6 +3,7 @@ package io.localqueue;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
@@ -14,11 +15,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@link SimpleQueue#diagnostics()}: counts, ages and file facts of one queue, read without writing. */
+/** {@link SimpleQueue#diagnostics()}: counts, ages and database facts of one queue, read without writing. */
 class DiagnosticsTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -32,6 +34,9 @@ class DiagnosticsTest extends QueueTestBase {
             "page_count", "page_size", "freelist_count", "ready", "processing", "acked", "failed", "pending_jobs",
             "available_slots", "oldest_available_age_seconds", "oldest_processing_updated_age_seconds",
             "active_leases", "expired_leases", "oldest_expired_lease_age_seconds");
+
+    /** What a database server reports as its journal, where a SQLite file reports {@code wal}. */
+    private static final String SERVER_JOURNAL_MODE = "postgresql-wal";
 
     // ---- counts and ages -----------------------------------------------------------------------------------------
 
@@ -143,7 +148,7 @@ class DiagnosticsTest extends QueueTestBase {
     @Test
     void agesAreNeverNegativeWhenAnotherWriterStampedRowsInTheFuture() {
         TestClock ahead = new TestClock(TestClock.START.plusSeconds(60));
-        SimpleQueue<Object> writer = open(SimpleQueue.builder(dir).delivery(POLICY).clock(ahead));
+        SimpleQueue<Object> writer = open(SimpleQueue.builder(database()).delivery(POLICY).clock(ahead));
         SimpleQueue<Object> reader = open(UnaryOperator.identity());
         writer.put("claimed");
         writer.put("waiting");
@@ -218,7 +223,7 @@ class DiagnosticsTest extends QueueTestBase {
     void eachQueueObjectReportsItsOwnLeaseRetriesAndLimit() {
         SimpleQueue<Object> tuned = open(builder -> builder
                 .delivery(new DeliveryPolicy(Duration.ofMillis(1500), 7)).maxPendingJobs(5));
-        SimpleQueue<Object> plain = open(SimpleQueue.builder(dir));
+        SimpleQueue<Object> plain = open(SimpleQueue.builder(database()));
 
         QueueDiagnostics ofTuned = tuned.diagnostics();
         QueueDiagnostics ofPlain = plain.diagnostics();
@@ -244,7 +249,7 @@ class DiagnosticsTest extends QueueTestBase {
     @Test
     void defaultJsonSerializerHasTheSharedIdentity() {
         SimpleQueue<Object> generic = open(UnaryOperator.identity());
-        SimpleQueue<String> typed = open(SimpleQueue.builder(dir, String.class).name("typed"));
+        SimpleQueue<String> typed = open(SimpleQueue.builder(database(), String.class).name("typed"));
 
         assertThat(generic.diagnostics().serializerIdentity()).isEqualTo("localqueue.JsonSerializer");
         assertThat(typed.diagnostics().serializerIdentity()).isEqualTo("localqueue.JsonSerializer");
@@ -268,29 +273,36 @@ class DiagnosticsTest extends QueueTestBase {
                 return "billing.PlainTextSerializer";
             }
         };
-        SimpleQueue<String> custom = open(SimpleQueue.builder(dir, named).name("custom"));
-        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(dir, new RawBytesSerializer()).name("raw"));
+        SimpleQueue<String> custom = open(SimpleQueue.builder(database(), named).name("custom"));
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(database(), new RawBytesSerializer()).name("raw"));
 
         assertThat(custom.diagnostics().serializerIdentity()).isEqualTo("billing.PlainTextSerializer");
         assertThat(raw.diagnostics().serializerIdentity()).isEqualTo(RawBytesSerializer.class.getName());
-        SimpleQueue<byte[]> bytes = open(SimpleQueue.builder(dir, Serializer.bytes()).name("bytes"));
+        SimpleQueue<byte[]> bytes = open(SimpleQueue.builder(database(), Serializer.bytes()).name("bytes"));
         byte[] stored = {0, (byte) 0xff, 42};
         bytes.put(stored);
         assertThat(bytes.getNowait().data()).containsExactly(0, (byte) 0xff, 42);
         assertThat(bytes.diagnostics().serializerIdentity()).isEqualTo("localqueue.BytesSerializer");
     }
 
-    // ---- file facts ----------------------------------------------------------------------------------------------
+    // ---- database facts ------------------------------------------------------------------------------------------
 
     @Test
-    void describesTheReportAndTheSqliteLibrary() throws SQLException {
+    void describesTheReportAndTheDatabaseEngine() {
         QueueDiagnostics diagnostics = open(builder -> builder.name("reports")).diagnostics();
 
         assertThat(diagnostics.schemaVersion()).isEqualTo(2).isEqualTo(QueueDiagnostics.SCHEMA_VERSION);
         assertThat(diagnostics.packageVersion()).isNotBlank();
         assertThat(diagnostics.queueName()).isEqualTo("reports");
-        assertThat(diagnostics.sqliteVersion()).isNotBlank()
-                .isEqualTo(RawSqlite.value(dbFile(), "SELECT sqlite_version()"));
+        assertThat(diagnostics.sqliteVersion()).isNotBlank().isEqualTo(database().engineVersion());
+    }
+
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
+    void reportsTheVersionOfTheSqliteLibraryThatOpensTheFile() throws SQLException {
+        QueueDiagnostics diagnostics = open(UnaryOperator.identity()).diagnostics();
+
+        assertThat(diagnostics.sqliteVersion()).isEqualTo(RawSqlite.value(dbFile(), "SELECT sqlite_version()"));
     }
 
     @Test
@@ -303,6 +315,22 @@ class DiagnosticsTest extends QueueTestBase {
     }
 
     @Test
+    void describesTheDatabaseThatHoldsTheQueue() {
+        SimpleQueue<Object> queue = open(UnaryOperator.identity());
+        queue.put("something to store");
+
+        QueueDiagnostics diagnostics = queue.diagnostics();
+
+        assertThat(diagnostics.journalMode()).isNotBlank();
+        assertThat(diagnostics.busyTimeoutMs()).isNotNegative();
+        assertThat(diagnostics.pageSize()).isPositive();
+        assertThat(diagnostics.pageCount()).isNotNegative();
+        assertThat(diagnostics.freelistCount()).isNotNegative();
+        assertThat(diagnostics.databaseSizeBytes()).isPositive();
+    }
+
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void describesTheDatabaseFileInWalMode() {
         SimpleQueue<Object> queue = open(UnaryOperator.identity());
         queue.put("something to store");
@@ -320,6 +348,23 @@ class DiagnosticsTest extends QueueTestBase {
     }
 
     @Test
+    void onAServerTheFileFactsAreTheServersCounterparts() {
+        assumeFalse(TestDatabases.onFile(), "a file has the facts of its own");
+        SimpleQueue<Object> queue = open(UnaryOperator.identity());
+        queue.put("something to store");
+
+        QueueDiagnostics diagnostics = queue.diagnostics();
+
+        assertThat(diagnostics.journalMode()).isEqualTo(SERVER_JOURNAL_MODE);
+        assertThat(diagnostics.walSizeBytes()).isNull();
+        assertThat(diagnostics.shmSizeBytes()).isNull();
+        assertThat(diagnostics.freelistCount()).isZero();
+        assertThat(diagnostics.toMap()).containsEntry("journal_mode", SERVER_JOURNAL_MODE)
+                .containsEntry("wal_size_bytes", null).containsEntry("shm_size_bytes", null);
+    }
+
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void reportsTheCurrentSizesOfTheDatabaseAndItsSidecars() throws Exception {
         SimpleQueue<Object> queue = open(UnaryOperator.identity());
         queue.put("x".repeat(10_000));
@@ -367,7 +412,7 @@ class DiagnosticsTest extends QueueTestBase {
         }
         assertThat(map.get("observed_at")).isEqualTo(TestClock.START.getEpochSecond() + 40.25);
         assertThat(map.get("available_slots")).isEqualTo(2L);
-        assertThat(map.get("journal_mode")).isEqualTo("wal");
+        assertThat(map.get("journal_mode")).isEqualTo(TestDatabases.onFile() ? "wal" : SERVER_JOURNAL_MODE);
     }
 
     @Test
@@ -392,30 +437,40 @@ class DiagnosticsTest extends QueueTestBase {
         assertThat(again.processing()).isEqualTo(1);
         assertThat(again.expiredLeases()).isEqualTo(1);
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
-        assertThat(RawSqlite.rows(dbFile(), "SELECT status, receipt, attempts FROM messages WHERE id = ?", job.id()))
-                .containsExactly(List.of(1, job.receipt(), 1));
+        try (Connection connection = TestDatabases.connect(dir)) {
+            assertThat(RawSqlite.rows(connection, "SELECT status, receipt, attempts FROM messages WHERE id = ?",
+                    job.id())).containsExactly(List.of(1, job.receipt(), 1));
+        }
     }
 
     @Test
-    void repeatedCallsCommitNothingToTheFile() throws SQLException {
-        SimpleQueue<Object> queue = open(UnaryOperator.identity());
-        queue.put("ready");
-        queue.put("leased");
-        queue.put("expiring");
-        queue.getNowait();
-        clock.advance(Duration.ofSeconds(20));
-        queue.getNowait();
-        clock.advance(Duration.ofSeconds(15)); // the first lease has expired, the second has not
-        try (Connection observer = RawSqlite.connect(dbFile())) {
-            long versionBefore = dataVersion(observer);
+    void repeatedCallsChangeNoRow() throws SQLException {
+        SimpleQueue<Object> queue = queueWithAnExpiredAndAnActiveLease();
+        try (Connection observer = TestDatabases.connect(dir)) {
             List<List<Object>> rowsBefore = RawSqlite.rows(observer, "SELECT * FROM messages ORDER BY id");
 
             for (int i = 0; i < 5; i++) {
                 queue.diagnostics();
             }
 
-            assertThat(dataVersion(observer)).isEqualTo(versionBefore);
             assertThat(RawSqlite.rows(observer, "SELECT * FROM messages ORDER BY id")).isEqualTo(rowsBefore);
+            queue.put("a real write"); // the observer does see other connections' commits
+            assertThat(RawSqlite.rows(observer, "SELECT * FROM messages ORDER BY id")).hasSize(rowsBefore.size() + 1);
+        }
+    }
+
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
+    void repeatedCallsCommitNothingToTheFile() throws SQLException {
+        SimpleQueue<Object> queue = queueWithAnExpiredAndAnActiveLease();
+        try (Connection observer = RawSqlite.connect(dbFile())) {
+            long versionBefore = dataVersion(observer);
+
+            for (int i = 0; i < 5; i++) {
+                queue.diagnostics();
+            }
+
+            assertThat(dataVersion(observer)).isEqualTo(versionBefore);
             queue.put("a real write"); // the observer does see other connections' commits
             assertThat(dataVersion(observer)).isNotEqualTo(versionBefore);
         }
@@ -432,7 +487,19 @@ class DiagnosticsTest extends QueueTestBase {
     // ---- helpers -------------------------------------------------------------------------------------------------
 
     private SimpleQueue<Object> open(UnaryOperator<SimpleQueue.Builder<Object>> settings) {
-        return open(settings.apply(SimpleQueue.builder(dir).delivery(POLICY).clock(clock)));
+        return open(settings.apply(SimpleQueue.builder(database()).delivery(POLICY).clock(clock)));
+    }
+
+    private SimpleQueue<Object> queueWithAnExpiredAndAnActiveLease() {
+        SimpleQueue<Object> queue = open(UnaryOperator.identity());
+        queue.put("ready");
+        queue.put("leased");
+        queue.put("expiring");
+        queue.getNowait();
+        clock.advance(Duration.ofSeconds(20));
+        queue.getNowait();
+        clock.advance(Duration.ofSeconds(15)); // the first lease has expired, the second has not
+        return queue;
     }
 
     private Path dbFile() {

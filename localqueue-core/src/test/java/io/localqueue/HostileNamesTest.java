@@ -3,6 +3,7 @@ package io.localqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,14 +23,16 @@ class HostileNamesTest extends QueueTestBase {
     @ParameterizedTest
     @ValueSource(strings = {"twin\uD800", "twin\uDFFF", "\uDC00\uD800", "\uD800"})
     void aQueueNameWithALoneSurrogateIsRefusedByName(String name) {
-        assertThatThrownBy(() -> SimpleQueue.builder(dir).name(name))
+        SimpleQueue.Builder<Object> builder = SimpleQueue.builder(database());
+
+        assertThatThrownBy(() -> builder.name(name))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("name holds a lone UTF-16 surrogate");
     }
 
     @Test
     void aJobIdWithALoneSurrogateIsRefusedAndNothingIsWritten() {
-        SimpleQueue<String> queue = open(SimpleQueue.builder(dir, String.class));
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(), String.class));
 
         assertThatThrownBy(() -> queue.put("a", "id\uD800"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("jobId holds a lone");
@@ -42,7 +45,7 @@ class HostileNamesTest extends QueueTestBase {
     void queuesWithHostileNamesKeepTheirOwnJobs() throws Exception {
         List<SimpleQueue<String>> queues = new ArrayList<>();
         for (String name : DISTINCT) {
-            SimpleQueue<String> queue = open(SimpleQueue.builder(dir, String.class).name(name));
+            SimpleQueue<String> queue = open(SimpleQueue.builder(database(), String.class).name(name));
             queue.put("job of " + name);
             queues.add(queue);
         }
@@ -53,15 +56,17 @@ class HostileNamesTest extends QueueTestBase {
             assertThat(queue.getNowait().data()).isEqualTo("job of " + DISTINCT.get(i));
         }
         Set<Object> stored = new HashSet<>();
-        for (var row : RawSqlite.rows(dir.resolve(LocalQueueDatabase.FILE_NAME), "SELECT DISTINCT queue FROM messages")) {
-            stored.add(row.get(0));
+        try (Connection connection = TestDatabases.connect(dir)) {
+            for (var row : RawSqlite.rows(connection, "SELECT DISTINCT queue FROM messages")) {
+                stored.add(row.get(0));
+            }
         }
         assertThat(stored).containsExactlyInAnyOrderElementsOf(DISTINCT);
     }
 
     @Test
     void hostileJobIdsDeduplicateOnlyThemselves() {
-        SimpleQueue<String> queue = open(SimpleQueue.builder(dir, String.class));
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(), String.class));
         List<Long> ids = new ArrayList<>();
         for (String jobId : DISTINCT) {
             ids.add(queue.put("payload of " + jobId, jobId));

@@ -40,7 +40,7 @@ class PayloadLimitsTest extends QueueTestBase {
     @ParameterizedTest
     @MethodSource("awkwardButValid")
     void whatPutAcceptsGetReturns(Object payload) {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()));
 
         queue.put(payload);
         Job<Object> job = queue.getNowait();
@@ -51,7 +51,7 @@ class PayloadLimitsTest extends QueueTestBase {
 
     @Test
     void aPropertyNameWithALoneSurrogateIsRefusedAtPut() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()));
 
         assertThatThrownBy(() -> queue.put(Map.of("k\uD800", 1)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -62,7 +62,7 @@ class PayloadLimitsTest extends QueueTestBase {
 
     @Test
     void aPayloadOverTheLimitIsRefusedWithoutWritingItAll() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()));
         String huge = "h".repeat(Serializer.MAX_PAYLOAD_BYTES + 1);
 
         assertThatThrownBy(() -> queue.put(huge))
@@ -73,7 +73,7 @@ class PayloadLimitsTest extends QueueTestBase {
 
     @Test
     void aPayloadOfAnySerializerOverTheLimitIsRefused() {
-        SimpleQueue<byte[]> queue = open(SimpleQueue.builder(dir, new RawBytesSerializer()));
+        SimpleQueue<byte[]> queue = open(SimpleQueue.builder(database(), new RawBytesSerializer()));
 
         assertThatThrownBy(() -> queue.put(new byte[Serializer.MAX_PAYLOAD_BYTES + 1]))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -86,7 +86,7 @@ class PayloadLimitsTest extends QueueTestBase {
     void anApplicationMapperWithTighterReadLimitsRefusesAtPutWhatItCouldNotRead() {
         JsonMapper strict = JsonMapper.builder(JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(10).build()).build()).build();
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir, JsonSerializer.of(Object.class, strict)));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database(), JsonSerializer.of(Object.class, strict)));
 
         assertThatThrownBy(() -> queue.put(new BigInteger("1".repeat(11))))
                 .isInstanceOf(IllegalArgumentException.class)

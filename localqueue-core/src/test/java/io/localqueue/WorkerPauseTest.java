@@ -19,7 +19,7 @@ class WorkerPauseTest extends QueueTestBase {
 
     @Test
     void pauseReturnsAtOnceLetsTheRunningJobFinishAndClaimsNothingUntilResumed() throws Exception {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).name("paused"));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("paused"));
         queue.putMany(IntStream.range(0, 3).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -49,7 +49,7 @@ class WorkerPauseTest extends QueueTestBase {
 
     @Test
     void jobsClaimedAheadAreHandedBackUncountedWhenPaused() throws Exception {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).name("ahead"));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("ahead"));
         queue.putMany(IntStream.range(0, 20).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
         CountDownLatch first = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -76,7 +76,7 @@ class WorkerPauseTest extends QueueTestBase {
 
     @Test
     void aWorkerPausedBeforeItStartsClaimsNothingAndStopsCleanly() {
-        SimpleQueue<Object> queue = open(SimpleQueue.builder(dir).name("never"));
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("never"));
         queue.put("x");
         Worker<Object> worker = Worker.builder(queue, job -> { }).pollInterval(Duration.ofMillis(20)).build();
         worker.pause();

@@ -50,7 +50,7 @@ class BusObservationTest extends BusTestBase {
 
     @Test
     void theObserverHearsEveryOutcomeWithItsSubscriptionAndEventType() {
-        EventBus bus = open(EventBus.builder(directory).observer(recorder)
+        EventBus bus = open(EventBus.builder(database()).observer(recorder)
                 .topology(BusTopology.builder().route("shipping", OrderShipped.class).build()));
         Subscription orders = bus.handler(OrderPlaced.class, "orders", (event, context) -> switch (event.orderId()) {
             case "flaky" -> {
@@ -81,9 +81,9 @@ class BusObservationTest extends BusTestBase {
 
     @Test
     void anUnreadableDeliveryIsReportedWithoutAnEventType() {
-        EventBus bus = open(EventBus.builder(directory).observer(recorder));
+        EventBus bus = open(EventBus.builder(database()).observer(recorder));
         bus.handler(OrderPlaced.class, "orders", (event, context) -> null);
-        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(directory, Serializer.bytes()).name("__bus__:default:orders")
+        try (SimpleQueue<byte[]> raw = SimpleQueue.builder(database(), Serializer.bytes()).name("__bus__:default:orders")
                 .build()) {
             raw.put("not an envelope".getBytes(StandardCharsets.UTF_8));
         }
@@ -96,7 +96,7 @@ class BusObservationTest extends BusTestBase {
 
     @Test
     void aSubscriptionSaysWhetherItConsumesHereAndHowManyDeliveriesItHolds() throws InterruptedException {
-        EventBus bus = open(EventBus.builder(directory));
+        EventBus bus = open(EventBus.builder(database()));
         CountDownLatch entered = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         Subscription orders = bus.handler(OrderPlaced.class, "orders", (event, context) -> {
@@ -134,7 +134,7 @@ class BusObservationTest extends BusTestBase {
 
     @Test
     void handlersAddedWhileTheBusConsumesJoinOrStartTheirSubscription() {
-        EventBus bus = open(EventBus.builder(directory).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 3)));
+        EventBus bus = open(EventBus.builder(database()).delivery(new DeliveryPolicy(Duration.ofSeconds(30), 3)));
         List<String> handled = new CopyOnWriteArrayList<>();
         bus.handler(OrderPlaced.class, "orders", (event, context) -> {
             handled.add("placed " + event.orderId());
@@ -169,7 +169,7 @@ class BusObservationTest extends BusTestBase {
 
     @Test
     void aRunningExecutionIsListedWithItsProgressUntilItsCallReturns() throws Exception {
-        EventBus bus = open(EventBus.builder(directory));
+        EventBus bus = open(EventBus.builder(database()));
         CountDownLatch release = new CountDownLatch(1);
         bus.handler(OrderPlaced.class, "orders", (event, context) -> {
             if (event.orderId().equals("7")) {
