@@ -442,7 +442,9 @@ public final class Worker<T> implements AutoCloseable {
                     pause(claimTrouble.failed(failure));
                     continue;
                 }
-                claimTrouble.succeeded();
+                if (row != null || batch != null || batches != null || !feed.lastClaimFailed()) {
+                    claimTrouble.succeeded();
+                }
                 if (batch != null) {
                     handleBatch(batch);
                 } else if (row != null) {

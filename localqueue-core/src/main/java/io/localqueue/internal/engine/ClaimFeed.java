@@ -38,6 +38,8 @@ public final class ClaimFeed {
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<ClaimedRow> inHand = new ArrayDeque<>();
     private boolean claiming;
+    /** Whether the last claim, by whichever thread, failed; a thread that only waited for it learns nothing. */
+    private volatile boolean lastClaimFailed;
     private int idle;
     /** Exponentially weighted mean of handler time in nanoseconds; negative until the first job finished. */
     private volatile double meanHandlerNanos = -1;
@@ -81,12 +83,15 @@ public final class ClaimFeed {
                 return null;
             }
             List<ClaimedRow> claimed = List.of();
+            boolean answered = false;
             try {
                 claimed = engine.claim(pollNanos, batchSize(take.waitingBeside), stopping);
+                answered = true;
             } finally {
                 lock.lock();
                 try {
                     claiming = false;
+                    lastClaimFailed = !answered;
                     for (int i = 1; i < claimed.size(); i++) {
                         inHand.add(claimed.get(i));
                     }
@@ -97,6 +102,16 @@ public final class ClaimFeed {
             }
             return claimed.isEmpty() ? null : fresh(claimed.get(0));
         }
+    }
+
+    /**
+     * Tells whether the last claim of this feed failed, so that a thread whose {@link #next()} returned nothing after
+     * waiting for another thread's claim does not take the wait for a working database.
+     *
+     * @return true when the last claim threw
+     */
+    public boolean lastClaimFailed() {
+        return lastClaimFailed;
     }
 
     /**
