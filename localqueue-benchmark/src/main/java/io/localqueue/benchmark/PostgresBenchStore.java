@@ -3,6 +3,7 @@ package io.localqueue.benchmark;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.SimpleQueue;
+import io.localqueue.internal.store.ServerSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,6 @@ public final class PostgresBenchStore implements BenchStore {
 
     /** Connections per schema's pool: a Worker's claims, settlements, reads and wake-up watch, and a producer. */
     static final int POOL_SIZE = 10;
-
-    private static final int MAX_IDENTIFIER = 63;
 
     private final String url;
 
@@ -98,6 +97,7 @@ public final class PostgresBenchStore implements BenchStore {
     static String schemaOf(Path directory) {
         String name = "bench_" + directory.getFileName().toString().toLowerCase(Locale.ROOT)
                 .replaceAll("[^a-z0-9_]", "_");
-        return name.length() <= MAX_IDENTIFIER ? name : name.substring(0, MAX_IDENTIFIER);
+        return name.length() <= ServerSettings.MAX_SCHEMA_LENGTH ? name
+                : name.substring(0, ServerSettings.MAX_SCHEMA_LENGTH);
     }
 }

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store;
 
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -28,7 +29,26 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
      */
     public static final int MIN_POOL_SIZE = 3;
 
-    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /**
+     * The longest schema name: PostgreSQL's identifiers hold 63 bytes, and the layout's notification channel is
+     * {@code localqueue_} followed by the schema's name.
+     */
+    public static final int MAX_SCHEMA_LENGTH = 52;
+
+    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0," + (MAX_SCHEMA_LENGTH - 1) + "}");
+
+    /**
+     * PostgreSQL's reserved keywords and those that may name a type or function only ({@code pg_get_keywords()}
+     * categories R and T, as of PostgreSQL 18): none of them can name a schema without quotes.
+     */
+    private static final Set<String> KEYWORDS = Set.of(("all analyse analyze and any array as asc asymmetric "
+            + "authorization binary both case cast check collate collation column concurrently constraint create cross "
+            + "current_catalog current_date current_role current_schema current_time current_timestamp current_user "
+            + "default deferrable desc distinct do else end except false fetch for foreign freeze from full grant group "
+            + "having ilike in initially inner intersect into is isnull join lateral leading left like limit localtime "
+            + "localtimestamp natural not notnull null offset on only or order outer overlaps placing primary "
+            + "references returning right select session_user similar some symmetric system_user table tablesample "
+            + "then to trailing true union unique user using variadic verbose when where window with").split(" "));
 
     /**
      * Checks the settings.
@@ -44,16 +64,28 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
     }
 
     /**
-     * Checks a schema name: a lower-case identifier, so that it needs no quoting in any statement.
+     * Checks a schema name: a lower-case identifier that needs no quoting in any statement and that PostgreSQL lets
+     * a user create.
      *
      * @param schema the name
      * @return the name
-     * @throws IllegalArgumentException when it is not a letter or '_' followed by at most 62 letters, digits or '_'
+     * @throws IllegalArgumentException when it is not a letter or '_' followed by letters, digits or '_', at most
+     *                                  {@value #MAX_SCHEMA_LENGTH} in all, or it starts with {@code pg_}, or it is a
+     *                                  reserved word of PostgreSQL
      */
     public static String requireValidSchema(@Nullable String schema) {
         if (schema == null || !SCHEMA.matcher(schema).matches()) {
             throw new IllegalArgumentException("schema must be a lower-case identifier: a letter or '_', then letters, "
-                    + "digits or '_', at most 63 in all; got " + (schema == null ? "null" : "'" + schema + "'"));
+                    + "digits or '_', at most " + MAX_SCHEMA_LENGTH + " in all (the notification channel localqueue_"
+                    + "<schema> must fit PostgreSQL's 63); got " + (schema == null ? "null" : "'" + schema + "'"));
+        }
+        if (schema.startsWith("pg_")) {
+            throw new IllegalArgumentException("schema must not start with 'pg_', which PostgreSQL keeps for its own "
+                    + "schemas; got '" + schema + "'");
+        }
+        if (KEYWORDS.contains(schema)) {
+            throw new IllegalArgumentException("schema must not be a reserved word of PostgreSQL, which would need "
+                    + "quotes in every statement; got '" + schema + "' (try '" + schema + "_queues')");
         }
         return schema;
     }

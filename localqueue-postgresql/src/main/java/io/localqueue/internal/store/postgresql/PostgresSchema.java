@@ -176,7 +176,7 @@ final class PostgresSchema {
      *
      * @param schema the name
      * @return the name
-     * @throws IllegalArgumentException when it is not a lower-case unquoted identifier of at most 63 characters
+     * @throws IllegalArgumentException when it breaks the rule of {@link ServerSettings#requireValidSchema}
      */
     static String requireValidName(String schema) {
         return ServerSettings.requireValidSchema(schema);

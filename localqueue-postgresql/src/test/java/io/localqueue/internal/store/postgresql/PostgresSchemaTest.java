@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.ServerSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -143,14 +144,44 @@ class PostgresSchemaTest {
 
     @Test
     void schemaNamesAreCheckedBeforeAnythingIsSent() {
-        for (String bad : new String[] {"Mixed", "has-dash", "1starts", "x; DROP SCHEMA public", "", "a".repeat(64)}) {
+        for (String bad : new String[] {"Mixed", "has-dash", "1starts", "x; DROP SCHEMA public", "", "a".repeat(53)}) {
             assertThatThrownBy(() -> PostgresSchema.requireValidName(bad)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("schema must be a lower-case identifier");
         }
+        assertThatThrownBy(() -> PostgresSchema.requireValidName("pg_queues")).hasMessageContaining("'pg_'");
+        assertThatThrownBy(() -> PostgresSchema.requireValidName("user")).hasMessageContaining("reserved word")
+                .hasMessageContaining("user_queues");
+        assertThat(PostgresSchema.requireValidName("users")).as("not a keyword").isEqualTo("users");
         assertThatThrownBy(() -> PostgresSchema.requireValidName(null)).hasMessageContaining("got null");
         assertThat(PostgresSchema.requireValidName("localqueue_2")).isEqualTo("localqueue_2");
         assertThat(PostgresSchema.lockKey("a")).isNotEqualTo(PostgresSchema.lockKey("b"))
                 .isEqualTo(PostgresSchema.lockKey("a"));
+    }
+
+    @Test
+    void theLongestNameTheRuleAllowsIsCreatedAndItsChannelNotifies() throws SQLException {
+        String longest = (schema + "_" + "x".repeat(ServerSettings.MAX_SCHEMA_LENGTH)).substring(0,
+                ServerSettings.MAX_SCHEMA_LENGTH);
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, longest);
+
+            statement.execute("LISTEN " + NotifyWatch.channelOf(longest));
+            statement.execute("SELECT pg_notify('" + NotifyWatch.channelOf(longest) + "', '')");
+            assertThat(connection.unwrap(org.postgresql.PGConnection.class).getNotifications(5_000)).hasSize(1);
+        }
+    }
+
+    @Test
+    void everyKeywordTheServerReservesIsRefused() throws SQLException {
+        List<String> keywords;
+        try (Connection connection = PostgresServer.connect()) {
+            keywords = Transactions.strings(connection, "SELECT word FROM pg_get_keywords() WHERE catcode IN ('R', 'T')");
+        }
+        assertThat(keywords).isNotEmpty();
+        for (String keyword : keywords) {
+            assertThatThrownBy(() -> PostgresSchema.requireValidName(keyword)).as(keyword)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
     }
 
     private static List<String> names(Connection connection, String sql) throws SQLException {

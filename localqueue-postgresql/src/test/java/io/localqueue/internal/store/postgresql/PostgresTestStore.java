@@ -2,6 +2,7 @@ package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.TestStore;
+import io.localqueue.internal.store.ServerSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,6 +33,7 @@ public final class PostgresTestStore implements TestStore {
     /** The schema of a directory: its name in lower case, spelled as an identifier; one per test directory. */
     static String schemaOf(Path directory) {
         String name = "t_" + directory.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
-        return name.length() <= 63 ? name : name.substring(0, 63);
+        return name.length() <= ServerSettings.MAX_SCHEMA_LENGTH ? name
+                : name.substring(0, ServerSettings.MAX_SCHEMA_LENGTH);
     }
 }
