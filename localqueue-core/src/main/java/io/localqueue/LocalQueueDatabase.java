@@ -246,6 +246,8 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @param mode how thoroughly to check
      * @param maxErrors how many findings to report at most, 1 to 1000
      * @return the result; a damaged file gives {@code ok == false}, never an exception
+     * @throws LocalQueueException when the database is on a server that cannot be reached, which says nothing of
+     *                             the data
      */
     public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
         requireOpen();

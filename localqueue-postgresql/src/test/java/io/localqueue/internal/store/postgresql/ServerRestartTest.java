@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
+import io.localqueue.IntegrityCheckMode;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.LocalQueueException;
@@ -78,6 +79,7 @@ class ServerRestartTest {
                     + " " + unreachable);
             failsWithin("get(1 s)", () -> queue.get(Duration.ofSeconds(1)), unreachable);
             failsWithin("ack", () -> queue.ack(held), unreachable);
+            failsWithin("checkIntegrity", () -> database.checkIntegrity(IntegrityCheckMode.QUICK, 10), unreachable);
 
             server = start(port);
             // The pool reconnects on its own; its attempts back off while the server is down, up to 5 s apart.
@@ -86,6 +88,7 @@ class ServerRestartTest {
                     .as("every committed job, and nothing of the failed put").isEqualTo(new QueueStats(14, 1, 5, 0)));
             log.info("the first read after the restart succeeded {} ms after the server was up",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted));
+            assertThat(database.checkIntegrity(IntegrityCheckMode.QUICK, 10).ok()).as("a check that ran").isTrue();
             queue.ack(held);
             ids.add(queue.put("after the restart"));
             List<Long> drained = new ArrayList<>();
