@@ -2,12 +2,14 @@ package io.localqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,10 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Queue names and job ids that try to break out of their column, collide or be mangled stay distinct or are refused. */
 class HostileNamesTest extends QueueTestBase {
 
-    /** Names that are valid text: each must stay itself, apart from every other. */
-    private static final List<String> DISTINCT = List.of(
-            "twin?", "twin", "Twin", "it's", "\"quoted\"", "'; DROP TABLE messages; --", "a\u0000b", "a",
-            "%", "_", "\\", "日本語", "\uD83D\uDE00", "?", "x".repeat(10_000), " padded ", "tab\there", "line\nbreak");
+    /** A name holding NUL: a file keeps it, PostgreSQL's text cannot hold it. */
+    private static final String WITH_NUL = "a\u0000b";
+
+    /** Names that are valid text: each must stay itself, apart from every other (on a server, but the NUL one). */
+    private static final List<String> DISTINCT = Stream.of(
+            "twin?", "twin", "Twin", "it's", "\"quoted\"", "'; DROP TABLE messages; --", WITH_NUL, "a",
+            "%", "_", "\\", "日本語", "\uD83D\uDE00", "?", "x".repeat(10_000), " padded ", "tab\there", "line\nbreak")
+            .filter(name -> TestDatabases.onFile() || !name.equals(WITH_NUL)).toList();
 
     @ParameterizedTest
     @ValueSource(strings = {"twin\uD800", "twin\uDFFF", "\uDC00\uD800", "\uD800"})
@@ -62,6 +68,24 @@ class HostileNamesTest extends QueueTestBase {
             }
         }
         assertThat(stored).containsExactlyInAnyOrderElementsOf(DISTINCT);
+    }
+
+    @Test
+    void onAServerANulInANameIsRefusedNamingItAndAFailureMessageWithOneIsKeptReadable() {
+        assumeFalse(TestDatabases.onFile(), "a file keeps NUL, as queuesWithHostileNamesKeepTheirOwnJobs shows");
+        SimpleQueue<String> named = open(SimpleQueue.builder(database(), String.class).name(WITH_NUL));
+        SimpleQueue<String> queue = open(SimpleQueue.builder(database(), String.class));
+
+        assertThatThrownBy(() -> named.put("job")).isInstanceOf(LocalQueueException.class)
+                .hasMessageContaining("cannot store the NUL character (U+0000)");
+        assertThatThrownBy(() -> queue.put("job", WITH_NUL)).isInstanceOf(LocalQueueException.class)
+                .hasMessageContaining("cannot store the NUL character (U+0000)");
+        assertThat(queue.stats().total()).as("nothing written").isZero();
+
+        queue.put("job");
+        queue.fail(queue.getNowait(), "broke on \u0000 here");
+        assertThat(queue.listFailed(10, 0)).singleElement().extracting(FailedMessage::lastError)
+                .isEqualTo("broke on \uFFFD here");
     }
 
     @Test

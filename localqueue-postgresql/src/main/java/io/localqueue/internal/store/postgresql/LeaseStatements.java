@@ -187,9 +187,9 @@ final class LeaseStatements {
             case RETRY -> retry(connection, schema, settlement);
             case DEAD_LETTER -> {
                 try (PreparedStatement fail = connection.prepareStatement(FAIL.formatted(schema))) {
-                    fail.setString(1, settlement.lastError());
+                    fail.setString(1, PostgresErrors.storable(settlement.lastError()));
                     fail.setString(2, settlement.requiredReason().value());
-                    fail.setString(3, settlement.category());
+                    fail.setString(3, PostgresErrors.storable(settlement.category()));
                     fail.setLong(4, settlement.now());
                     bindFence(fail, 5, settlement);
                     yield fail.executeUpdate() == 1 ? JobOutcome.DEAD_LETTERED : JobOutcome.DISCARDED;
@@ -216,7 +216,7 @@ final class LeaseStatements {
                 nack.setLong(2, settlement.availableAt());
             }
             nack.setString(3, settlement.requiredReason().value());
-            nack.setString(4, settlement.lastError());
+            nack.setString(4, PostgresErrors.storable(settlement.lastError()));
             nack.setLong(5, now);
             bindFence(nack, 6, settlement);
             try (ResultSet status = nack.executeQuery()) {

@@ -9,6 +9,9 @@ import org.jspecify.annotations.Nullable;
 /** Turns the driver's failures into the store's: what was being done, and PostgreSQL's own words and SQLSTATE. */
 final class PostgresErrors {
 
+    /** SQLSTATE of a character the database encoding cannot hold, which PostgreSQL reports for NUL in text. */
+    private static final String NUL_IN_TEXT = "22021";
+
     /**
      * SQLSTATEs, besides the connection exceptions of class 08, of a backend the server ended: an administrator's
      * {@code pg_terminate_backend} or a fast shutdown, a crash of another backend, a server still starting.
@@ -26,7 +29,24 @@ final class PostgresErrors {
      * @return the exception to throw
      */
     static LocalQueueException wrap(String what, SQLException failure) {
+        if (NUL_IN_TEXT.equals(failure.getSQLState()) && String.valueOf(failure.getMessage()).contains("0x00")) {
+            return new LocalQueueException(what + " failed" + state(failure) + ": PostgreSQL cannot store the NUL "
+                    + "character (U+0000) in text, so a queue name, job id, dedup key or other name holding one is "
+                    + "refused on PostgreSQL, and nothing was written", failure);
+        }
         return new LocalQueueException(what + " failed" + state(failure) + ": " + failure.getMessage(), failure);
+    }
+
+    /**
+     * Makes free text storable: PostgreSQL's text cannot hold the NUL character, so each one becomes U+FFFD, the
+     * replacement character. For words that are not names, such as a handler's error, which must never keep a job
+     * from being settled.
+     *
+     * @param text the text, or null
+     * @return the text without NUL characters, or null
+     */
+    static @Nullable String storable(@Nullable String text) {
+        return text == null || text.indexOf('\0') < 0 ? text : text.replace('\0', '\uFFFD');
     }
 
     /**
