@@ -77,9 +77,9 @@ final class LocalQueueStoreOpening {
         }
         apply(PREFIX + "schema", schema, () -> server.schema(schema));
         apply(PREFIX + "pool-size", postgresql.getPoolSize(), () -> server.poolSize(postgresql.getPoolSize()));
-        return opened(url, "Check that the server is up and " + PREFIX + "url, " + PREFIX + "username and " + PREFIX
-                + "password, and that the user may create schema '" + schema + "' or use it (" + PREFIX
-                + "schema).", server::open);
+        return opened(url, "Check that the server is up, that " + PREFIX + "url, " + PREFIX + "username and "
+                + PREFIX + "password are right, and that the user may create schema '" + schema + "' or use it ("
+                + PREFIX + "schema).", server::open);
     }
 
     /** Opens the database, reporting a store that refuses with where it is and what to check. */
