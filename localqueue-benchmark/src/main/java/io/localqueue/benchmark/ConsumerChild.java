@@ -2,8 +2,12 @@ package io.localqueue.benchmark;
 
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
+import io.localqueue.testsupport.ChildProcess;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,6 +34,42 @@ final class ConsumerChild {
 
     /** The longest wait for the compiler to finish what the warm-up queued. */
     static final Duration COMPILER_QUIET_WAIT = Duration.ofSeconds(20);
+
+    /**
+     * What the consumers of a scenario said when stopped.
+     *
+     * @param acks each consumer's acknowledgements, in the order of the consumers
+     * @param cpuNanos the CPU they used from {@code GO} to {@code STOP}, together
+     * @param ledger every acknowledgement of their logs
+     */
+    record Stopped(List<Integer> acks, long cpuNanos, AckLedger ledger) {
+    }
+
+    /**
+     * Stops each consumer in turn, waits for its report and its exit, then reads their logs.
+     *
+     * @param consumers the consumer processes
+     * @param logs their log files
+     * @param ids how many sequence numbers the ledger holds
+     * @return what they reported
+     * @throws IOException when a log cannot be read
+     */
+    static Stopped stopAll(List<ChildProcess> consumers, List<Path> logs, int ids) throws IOException {
+        List<Integer> acks = new ArrayList<>();
+        long cpu = 0;
+        for (ChildProcess consumer : consumers) {
+            consumer.send("STOP");
+            List<String> done = consumer.expect("DONE");
+            acks.add(Integer.parseInt(done.get(0)));
+            cpu += Long.parseLong(done.get(1));
+            consumer.awaitSuccess();
+        }
+        AckLedger ledger = new AckLedger(ids);
+        for (Path log : logs) {
+            AckLog.readInto(log, ledger);
+        }
+        return new Stopped(List.copyOf(acks), cpu, ledger);
+    }
 
     static void run(ChildSettings settings, ChildMain.ChildIo io) throws Exception {
         int concurrency = (int) settings.number("concurrency");

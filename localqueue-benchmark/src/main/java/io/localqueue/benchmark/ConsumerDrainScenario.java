@@ -102,19 +102,10 @@ public final class ConsumerDrainScenario implements Scenario {
             QueueStats drained = QueueChecks.awaitAcknowledged(queue, total, DRAIN_TIMEOUT);
             long serverCpuNanos = server == null ? 0 : ServerCpu.usedBetween(serverAtGo, server.sample());
             long sampled = System.nanoTime() - sampledAtGo;
-            long childCpuNanos = 0;
-            List<Integer> perConsumer = new ArrayList<>();
-            for (ChildProcess consumer : consumers) {
-                consumer.send("STOP");
-                List<String> done = consumer.expect("DONE");
-                perConsumer.add(Integer.parseInt(done.get(0)));
-                childCpuNanos += Long.parseLong(done.get(1));
-                consumer.awaitSuccess();
-            }
-            AckLedger ledger = new AckLedger(total);
-            for (Path log : logs) {
-                AckLog.readInto(log, ledger);
-            }
+            ConsumerChild.Stopped stopped = ConsumerChild.stopAll(consumers, logs, total);
+            long childCpuNanos = stopped.cpuNanos();
+            List<Integer> perConsumer = stopped.acks();
+            AckLedger ledger = stopped.ledger();
             long elapsed = ledger.lastAckNanos() - go;
             ScenarioResult.Builder result = ScenarioResult.builder(label, MultiprocessScenario.GROUP, mode)
                     .throughput(total, "jobs", elapsed)

@@ -91,19 +91,10 @@ public final class MultiprocessScenario extends PerModeScenario {
                 producers.get(p).awaitSuccess();
             }
             QueueStats drained = QueueChecks.awaitAcknowledged(queue, jobs, DRAIN_TIMEOUT);
-            List<Integer> perConsumer = new ArrayList<>();
-            for (ChildProcess consumer : consumers) {
-                consumer.send("STOP");
-                List<String> done = consumer.expect("DONE");
-                perConsumer.add(Integer.parseInt(done.get(0)));
-                childCpuNanos += Long.parseLong(done.get(1));
-                consumer.awaitSuccess();
-            }
-
-            AckLedger ledger = new AckLedger(total);
-            for (Path log : logs) {
-                AckLog.readInto(log, ledger);
-            }
+            ConsumerChild.Stopped stopped = ConsumerChild.stopAll(consumers, logs, total);
+            childCpuNanos += stopped.cpuNanos();
+            List<Integer> perConsumer = stopped.acks();
+            AckLedger ledger = stopped.ledger();
             Validation counts = QueueChecks.counts(queue, 0, 0, jobs, 0);
             return ScenarioResult.builder(name(), GROUP, mode)
                     .throughput(jobs, "jobs", ledger.lastAckNanos() - go)
