@@ -45,15 +45,7 @@ final class Scenarios {
     private static List<Scenario> onServer(Profile profile) {
         List<Scenario> all = new ArrayList<>();
         if (profile.inProcess()) {
-            all.add(new PutScenario());
-            for (int batchSize : profile.putManyBatchSizes()) {
-                all.add(new PutManyScenario(batchSize));
-            }
-            all.add(new GetAckScenario());
-            all.add(new RoundtripScenario());
-            for (int concurrency : profile.workerConcurrency()) {
-                all.add(new WorkerPipelineScenario(concurrency));
-            }
+            addOperationsAndPipelines(profile, all);
         }
         for (Profile.Mix mix : profile.multiprocessMixes()) {
             all.add(new MultiprocessScenario(mix));
@@ -66,18 +58,23 @@ final class Scenarios {
         return all;
     }
 
+    /** The scenarios both stores run in process: the single operations, then the Worker pipelines. */
+    private static void addOperationsAndPipelines(Profile profile, List<Scenario> all) {
+        all.add(new PutScenario());
+        for (int batchSize : profile.putManyBatchSizes()) {
+            all.add(new PutManyScenario(batchSize));
+        }
+        all.add(new GetAckScenario());
+        all.add(new RoundtripScenario());
+        for (int concurrency : profile.workerConcurrency()) {
+            all.add(new WorkerPipelineScenario(concurrency));
+        }
+    }
+
     private static List<Scenario> onFile(Profile profile) {
         List<Scenario> all = new ArrayList<>();
         if (profile.inProcess()) {
-            all.add(new PutScenario());
-            for (int batchSize : profile.putManyBatchSizes()) {
-                all.add(new PutManyScenario(batchSize));
-            }
-            all.add(new GetAckScenario());
-            all.add(new RoundtripScenario());
-            for (int concurrency : profile.workerConcurrency()) {
-                all.add(new WorkerPipelineScenario(concurrency));
-            }
+            addOperationsAndPipelines(profile, all);
             all.add(new ListenerPipelineScenario(profile.listenerConcurrency()));
             all.add(new BacklogScenario());
             all.add(new ObservationScenario());
