@@ -14,8 +14,8 @@ import org.slf4j.Logger;
  * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
  * "ExceptionClass: message", after the wait of the worker's {@link RetryPolicy} or of a {@link RetryLaterException}. A
  * settlement is handed to the engine without waiting for its commit, and reported (logs
- * that deserve it, the observer, the worker's count of jobs in hand) once its transaction ended; a transaction that
- * failed reports {@link JobOutcome#DISCARDED} and the job returns after its lease.
+ * that deserve it, the observer, the worker's count of jobs in hand) once its transaction committed; one the database
+ * kept failing to record until the job's lease ended reports {@link JobOutcome#DISCARDED}, and the job returns.
  */
 final class Outcomes<T> {
 
@@ -70,7 +70,7 @@ final class Outcomes<T> {
         long waits = delayMillis;
         try {
             engine.settleLater(kind, job.id(), job.receipt(), lastError, reason, delayMillis,
-                    (outcome, failure) -> report(job, settled, described, waits, outcome, failure, took, error));
+                    job.leaseExpiresAt().toEpochMilli(), (outcome, failure) -> report(job, settled, described, waits, outcome, failure, took, error));
         } catch (QueueClosedException closed) {
             report(job, kind, lastError, delayMillis, null, closed, took, error);
         }
@@ -131,7 +131,8 @@ final class Outcomes<T> {
         String queueName = queue.name();
         JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
         if (failure != null) {
-            log.error("Recording the result of job {} of queue '{}' failed; it will be delivered again after its "
+            // the database's settlements logged the failure, with this job among others
+            log.debug("The result of job {} of queue '{}' was not recorded; it will be delivered again after its "
                     + "lease", job.id(), queueName, failure);
         } else if (outcome == JobOutcome.RETRIED) {
             log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried in {} ms: {}", job.id(),

@@ -19,7 +19,12 @@ final class WorkerLog implements AutoCloseable {
 
     /** Captures what the logger of {@code source} logs instead. */
     WorkerLog(Class<?> source) {
-        logger = (Logger) LoggerFactory.getLogger(source);
+        this(source.getName());
+    }
+
+    /** Captures what the logger named {@code name} logs instead, for a class this package cannot see. */
+    WorkerLog(String name) {
+        logger = (Logger) LoggerFactory.getLogger(name);
         appender.start();
         logger.addAppender(appender);
     }

@@ -171,8 +171,11 @@ final class SubscriptionConsumer {
         }
         EventMetadata metadata = java.util.Objects.requireNonNull(decoded.metadata());
         DeliveryRun context = new DeliveryRun(metadata, row.attempts(), subscription.name(), type);
-        Heartbeats.Beat beat = heartbeats.start(() -> engine.extendLease(row.id(), row.receipt(),
-                bus.delivery().lease().toMillis()), row.id(), queue);
+        AtomicLong leaseUntil = new AtomicLong(row.leaseUntil());
+        long id = row.id();
+        String receipt = row.receipt();
+        Heartbeats.Beat beat = heartbeats.start(() -> leaseUntil.set(engine.extendLease(id, receipt,
+                bus.delivery().lease().toMillis())), id, queue);
         Thread handlerThread = Thread.currentThread();
         TimedOut timedOut = new TimedOut();
         ScheduledFuture<?> timer = timeout == null ? null : timeouts.schedule(() -> timedOut.interrupt(handlerThread),
@@ -192,6 +195,7 @@ final class SubscriptionConsumer {
             Thread.interrupted();
         }
         boolean leaseLost = beat.stop();
+        row = row.renewedUntil(leaseUntil.get());
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         feed.handled(took);
         Ran ran = new Ran(type, took, error);
@@ -294,7 +298,7 @@ final class SubscriptionConsumer {
                         @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
-                    (outcome, failure) -> {
+                    row.leaseUntil(), (outcome, failure) -> {
                         report(row, outcome, failure, lastError, reason, category, delayMillis);
                         if (outcome != null) {
                             observe(ran, outcome);
@@ -310,7 +314,8 @@ final class SubscriptionConsumer {
                         @Nullable String lastError, @Nullable FailureReason reason, @Nullable String category,
                         long delayMillis) {
         if (failure != null) {
-            log.error("Recording the result of delivery {} in '{}' failed; it will be delivered again after its "
+            // the database's settlements logged the failure, with this delivery among others
+            log.debug("The result of delivery {} in '{}' was not recorded; it will be delivered again after its "
                     + "lease", row.id(), queue, failure);
         } else if (outcome == JobOutcome.RETRIED) {
             log.warn("Delivery {} in '{}' failed on attempt {}; it will be retried in {} ms: {}", row.id(), queue,

@@ -7,8 +7,10 @@ import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.WriteOptions;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * uncontended lock. A caller that does not wait ({@link #settleLater}, a worker's handler thread) hands its
  * settlement over and moves on; a committer thread commits what gathered and reports each result once its
  * transaction committed. Up to {@value #MAX_WAITING} such settlements wait, past which their submitters wait too. A
- * failed transaction fails every change in it; the jobs are then delivered again after their leases.
+ * failed transaction fails every change in it whose caller waits; a settlement handed over is kept and tried again in
+ * the background until its lease ends ({@link SettlementRetries}), and only then given up, its job delivered again.
  */
 final class GroupCommit implements AutoCloseable {
 
@@ -41,6 +44,7 @@ final class GroupCommit implements AutoCloseable {
     private static final long ROOM_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final QueueStore store;
+    private final SettlementRetries retries;
     private final ConcurrentLinkedQueue<Change> pending = new ConcurrentLinkedQueue<>();
     private final ReentrantLock combiner = new ReentrantLock();
     private final Semaphore room = new Semaphore(MAX_WAITING);
@@ -51,6 +55,7 @@ final class GroupCommit implements AutoCloseable {
 
     GroupCommit(QueueStore store) {
         this.store = store;
+        this.retries = new SettlementRetries(log, store.location(), System::nanoTime);
     }
 
     /**
@@ -61,7 +66,7 @@ final class GroupCommit implements AutoCloseable {
      * @return what it did, once committed
      */
     JobOutcome settle(Settlement settlement, DurabilityMode durability) {
-        Change change = new Change(settlement, null, durability, null);
+        Change change = new Change(settlement, null, durability, null, null, 0);
         commitWith(change);
         change.throwIfFailed();
         return change.outcome;
@@ -75,7 +80,7 @@ final class GroupCommit implements AutoCloseable {
      * @return whether the fence matched and the lease was renewed, once committed
      */
     boolean renew(Renewal renewal, DurabilityMode durability) {
-        Change change = new Change(null, renewal, durability, null);
+        Change change = new Change(null, renewal, durability, null, null, 0);
         commitWith(change);
         change.throwIfFailed();
         return change.renewed;
@@ -83,15 +88,18 @@ final class GroupCommit implements AutoCloseable {
 
     /**
      * Hands a settlement to the committer thread and returns; {@code done} hears the result on that thread after
-     * the commit. Waits while {@value #MAX_WAITING} settlements are still waiting, and settles on the calling thread
-     * when interrupted or closed meanwhile.
+     * the commit, or once the settlement is given up: a failed transaction is tried again until {@code leaseUntil}
+     * on {@code clock}, each attempt stamped with that clock's time. Waits while {@value #MAX_WAITING} settlements are
+     * still waiting, and settles on the calling thread when interrupted or closed meanwhile.
      *
      * @param settlement the settlement
      * @param durability the durability this change asks for
+     * @param clock the settlement's queue's clock
+     * @param leaseUntil when the delivery's lease ends on that clock, epoch milliseconds
      * @param done told the result; must be quick
      */
-    void settleLater(Settlement settlement, DurabilityMode durability, Settled done) {
-        Change change = new Change(settlement, null, durability, done);
+    void settleLater(Settlement settlement, DurabilityMode durability, Clock clock, long leaseUntil, Settled done) {
+        Change change = new Change(settlement, null, durability, done, clock, leaseUntil);
         if (!takeRoom()) {
             commitWith(change);
             return;
@@ -102,15 +110,36 @@ final class GroupCommit implements AutoCloseable {
         startCommitter();
     }
 
-    /** Commits everything submitted so far on the calling thread; every result has been reported when it returns. */
+    /**
+     * Commits everything submitted so far on the calling thread, settlements kept for another attempt included (once
+     * more, whatever their pause); every result has been reported when it returns, but for those still failing.
+     */
     void flush() {
+        flush(true);
+    }
+
+    private void flush(boolean retryAll) {
         combiner.lock();
         try {
+            requeueRetries(retryAll);
             while (!pending.isEmpty()) {
                 commitPending();
             }
         } finally {
             combiner.unlock();
+        }
+    }
+
+    /** Puts the kept settlements that are due (all of them, when asked) back in line; gives up those past lease. */
+    private void requeueRetries(boolean all) {
+        List<Change> givenUp = new ArrayList<>();
+        List<Change> due = retries.due(all, givenUp);
+        for (Change change : givenUp) {
+            finish(change, SettlementRetries.givenUp("its lease ended while the database failed"));
+        }
+        for (Change change : due) {
+            change.retried = true;
+            pending.add(change);
         }
     }
 
@@ -132,6 +161,15 @@ final class GroupCommit implements AutoCloseable {
             }
         }
         flush();
+        RuntimeException closing = SettlementRetries.givenUp("the database closed while it failed");
+        combiner.lock();
+        try {
+            for (Change change : retries.drain()) {
+                finish(change, closing);
+            }
+        } finally {
+            combiner.unlock();
+        }
     }
 
     private boolean takeRoom() {
@@ -161,13 +199,22 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** The committer thread: commits whenever settlements were handed over, until closed. */
+    /** The committer thread: commits whenever settlements were handed over or a kept one is due, until closed. */
     private void commitHandedOver() {
         while (!closed) {
-            handedOver.acquireUninterruptibly();
+            long due = retries.nanosUntilDue();
+            if (due == Long.MAX_VALUE) {
+                handedOver.acquireUninterruptibly();
+            } else {
+                try {
+                    handedOver.tryAcquire(due, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException interrupted) {
+                    // nobody interrupts the committer but the JVM's end; look again
+                }
+            }
             handedOver.drainPermits();
             try {
-                flush();
+                flush(false);
             } catch (RuntimeException unexpected) {
                 log.error("Committing settlements of {} failed", store.location(), unexpected);
             }
@@ -218,42 +265,77 @@ final class GroupCommit implements AutoCloseable {
         } catch (RuntimeException failed) {
             failure = failed;
         }
+        if (failure != null) {
+            for (Change change : retries.failed(batch, failure)) {
+                finish(change, failure);
+            }
+            return;
+        }
+        retries.committed((int) batch.stream().filter(change -> change.retried).count());
         int settled = 0;
         int renewed = 0;
         for (Change change : batch) {
-            if (results != null) {
-                if (change.settlement != null) {
-                    change.outcome = results.outcomes().get(settled++);
-                } else {
-                    change.renewed = results.renewed().get(renewed++);
-                }
+            if (change.settlement != null) {
+                change.outcome = results.outcomes().get(settled++);
+            } else {
+                change.renewed = results.renewed().get(renewed++);
             }
-            change.finish(failure);
-            if (change.holdsRoom) {
-                room.release();
-            }
+            finish(change, null);
+        }
+    }
+
+    private void finish(Change change, @Nullable RuntimeException failure) {
+        change.finish(failure);
+        if (change.holdsRoom) {
+            room.release();
         }
     }
 
     /** One submitted settlement or renewal and, once its transaction ended, its result. */
-    private static final class Change {
-        final @Nullable Settlement settlement;
-        final @Nullable Renewal renewal;
-        final DurabilityMode durability;
-        final @Nullable Settled listener;
-        boolean holdsRoom;
-        JobOutcome outcome = JobOutcome.DISCARDED;
-        boolean renewed;
-        @Nullable RuntimeException failure;
+    static final class Change {
+        private @Nullable Settlement settlement;
+        private final @Nullable Renewal renewal;
+        private final DurabilityMode durability;
+        private final @Nullable Settled listener;
+        private final @Nullable Clock clock;
+        private final long leaseUntil;
+        private boolean holdsRoom;
+        private boolean retried;
+        private JobOutcome outcome = JobOutcome.DISCARDED;
+        private boolean renewed;
+        private @Nullable RuntimeException failure;
         /** Written and read under the combiner lock. */
-        boolean done;
+        private boolean done;
 
         Change(@Nullable Settlement settlement, @Nullable Renewal renewal, DurabilityMode durability,
-               @Nullable Settled listener) {
+               @Nullable Settled listener, @Nullable Clock clock, long leaseUntil) {
             this.settlement = settlement;
             this.renewal = renewal;
             this.durability = durability;
             this.listener = listener;
+            this.clock = clock;
+            this.leaseUntil = leaseUntil;
+        }
+
+        /** The settlement of a change that is one. */
+        Settlement settlement() {
+            return Objects.requireNonNull(settlement);
+        }
+
+        /** Whether a failed transaction may be tried again for this change: a settlement handed over, lease left. */
+        boolean retryable() {
+            return listener != null && settlement != null && clock != null && clock.millis() < leaseUntil;
+        }
+
+        /** Stamps the settlement with its clock's time for another attempt, or tells that its lease has ended. */
+        boolean restampWithinLease() {
+            Clock time = Objects.requireNonNull(clock);
+            long now = time.millis();
+            if (now >= leaseUntil) {
+                return false;
+            }
+            settlement = settlement().at(now);
+            return true;
         }
 
         void finish(@Nullable RuntimeException transactionFailure) {

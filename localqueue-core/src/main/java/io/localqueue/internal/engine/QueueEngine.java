@@ -273,11 +273,13 @@ public final class QueueEngine {
      * @param reason why a dead letter failed, or the reason stored once a retry spends the budget; null only for
      *               an acknowledgement
      * @param delayMillis how long a retried job stays invisible; zero keeps its place in line
-     * @param done told the outcome, or the failure of its transaction
+     * @param leaseUntil when the delivery's lease ends, epoch milliseconds: a failed transaction is tried again
+     *                   until then
+     * @param done told the outcome, or the failure that made it give up
      */
     public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
-                            @Nullable FailureReason reason, long delayMillis, Settled done) {
-        settleLater(kind, id, receipt, lastError, reason, null, delayMillis, done);
+                            @Nullable FailureReason reason, long delayMillis, long leaseUntil, Settled done) {
+        settleLater(kind, id, receipt, lastError, reason, null, delayMillis, leaseUntil, done);
     }
 
     /**
@@ -291,17 +293,19 @@ public final class QueueEngine {
      *               an acknowledgement
      * @param category the failure category of a dead letter, or null
      * @param delayMillis how long a retried job stays invisible; zero keeps its place in line
-     * @param done told the outcome, or the failure of its transaction
+     * @param leaseUntil when the delivery's lease ends, epoch milliseconds: a failed transaction is tried again
+     *                   until then
+     * @param done told the outcome, or the failure that made it give up
      */
     public void settleLater(Settlement.Kind kind, long id, String receipt, @Nullable String lastError,
                             @Nullable FailureReason reason, @Nullable String category, long delayMillis,
-                            Settled done) {
+                            long leaseUntil, Settled done) {
         ensureOpen();
         long now = now();
         Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
         Settlement settlement = new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason,
                 category);
-        groupCommit.settleLater(settlement, durability, (outcome, failure) -> {
+        groupCommit.settleLater(settlement, durability, clock, leaseUntil, (outcome, failure) -> {
             if (outcome != null && outcome != JobOutcome.DISCARDED) {
                 wakeWaiters();
             }

@@ -47,6 +47,17 @@ public record Settlement(String queue, long id, String receipt, Kind kind, long 
     }
 
     /**
+     * Returns this settlement stamped with another time, for another attempt after its transaction failed: the fence
+     * then asks for a lease still running at that time.
+     *
+     * @param time the new settlement time
+     * @return the settlement at {@code time}
+     */
+    public Settlement at(long time) {
+        return new Settlement(queue, id, receipt, kind, time, availableAt, lastError, reason, category);
+    }
+
+    /**
      * Returns an acknowledgement.
      *
      * @param queue the queue

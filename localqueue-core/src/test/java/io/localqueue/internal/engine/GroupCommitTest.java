@@ -19,7 +19,11 @@ import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -28,12 +32,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one batching mechanism: settlements and renewals submitted together share a transaction, each keeps its own
@@ -76,7 +84,7 @@ class GroupCommitTest {
         List<JobOutcome> outcomes = new ArrayList<>();
 
         for (Settlement settlement : settlements) {
-            groupCommit.settleLater(settlement, DurabilityMode.RELAXED, (outcome, failure) -> outcomes.add(outcome));
+            groupCommit.settleLater(settlement, DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE, (outcome, failure) -> outcomes.add(outcome));
         }
         groupCommit.flush();
 
@@ -151,7 +159,7 @@ class GroupCommitTest {
         CountDownLatch reported = new CountDownLatch(1);
 
         groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
-                DurabilityMode.RELAXED, (outcome, failure) -> {
+                DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE, (outcome, failure) -> {
                     reportedOn.set(Thread.currentThread().getName());
                     seenAtReport.set(sqlite.stats(QUEUE));
                     reported.countDown();
@@ -163,19 +171,69 @@ class GroupCommitTest {
     }
 
     @Test
-    void aFailedTransactionFailsEveryChangeInIt() {
+    void aFailedTransactionFailsTheChangesWhoseCallersWait() {
         ClaimedRow row = claim(1).get(0);
         sqlite.close();
-        AtomicReference<RuntimeException> handedOverFailure = new AtomicReference<>();
 
         assertThatThrownBy(() -> groupCommit.settle(
                 Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()), DurabilityMode.RELAXED))
                 .isInstanceOf(LocalQueueException.class).hasMessageContaining("closed");
-        groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
-                DurabilityMode.RELAXED, (outcome, failure) -> handedOverFailure.set(failure));
-        groupCommit.flush();
+        assertThatThrownBy(() -> groupCommit.renew(new Renewal(QUEUE, row.id(), row.receipt(),
+                System.currentTimeMillis(), System.currentTimeMillis() + 1_000), DurabilityMode.RELAXED))
+                .isInstanceOf(LocalQueueException.class).hasMessageContaining("closed");
+    }
 
-        assertThat(handedOverFailure.get()).isInstanceOf(LocalQueueException.class);
+    @Test
+    void aSettlementHandedOverOutlivesADatabaseThatFailsWithinItsLease() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        store.failWrites(true);
+        AtomicReference<JobOutcome> reported = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        try (CapturedLog log = new CapturedLog(GroupCommit.class)) {
+            groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
+                    DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), (outcome, failure) -> {
+                        reported.set(outcome);
+                        done.countDown();
+                    });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.failedWrites.get() >= 3);
+            assertThat(done.getCount()).as("not reported while the database fails").isEqualTo(1);
+            store.failWrites(false);
+
+            assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(reported.get()).isEqualTo(JobOutcome.ACKED);
+            assertThat(sqlite.stats(QUEUE).acked()).isEqualTo(1);
+            assertThat(log.messages()).as("one line for the run of failures naming the job, one for the end")
+                    .filteredOn(line -> line.contains("failed; trying again until each one's lease ends"))
+                    .singleElement().asString().contains("queue '" + QUEUE + "', job(s) " + row.id());
+            assertThat(log.messages()).filteredOn(line -> line.contains("works again after")).singleElement()
+                    .asString().contains("1 settlement(s) recorded late, 0 given up");
+            assertThat(log.messages()).hasSize(2);
+        }
+    }
+
+    @Test
+    void aSettlementHandedOverIsGivenUpOnceItsLeaseEndsWhileTheDatabaseFails() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        MovableClock clock = new MovableClock(System.currentTimeMillis());
+        store.failWrites(true);
+        AtomicReference<RuntimeException> reported = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        try (CapturedLog log = new CapturedLog(GroupCommit.class)) {
+            groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), clock.millis()),
+                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, (outcome, failure) -> {
+                        reported.set(failure);
+                        done.countDown();
+                    });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.failedWrites.get() >= 2);
+            clock.advance(60_000);
+
+            assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(reported.get()).hasMessageContaining("lease ended");
+            assertThat(log.messages()).filteredOn(line -> line.contains("Gave up recording 1 settlement(s)"))
+                    .singleElement().asString().contains("job(s) " + row.id());
+        }
+        store.failWrites(false);
+        assertThat(sqlite.stats(QUEUE).processing()).as("the job keeps its lease until it ends").isEqualTo(1);
     }
 
     private List<ClaimedRow> claim(int count) {
@@ -190,9 +248,14 @@ class GroupCommitTest {
         });
     }
 
-    /** The SQLite store, counting its write transactions; the first can be held before it starts. */
+    /**
+     * The SQLite store, counting its write transactions; the first can be held before it starts, and every write
+     * can be made to fail as a database out of reach would.
+     */
     private static final class CountingStore extends ForwardingStore {
         final AtomicInteger writes = new AtomicInteger();
+        final AtomicInteger failedWrites = new AtomicInteger();
+        private volatile boolean failing;
         private volatile CountDownLatch held;
         private volatile CountDownLatch release;
 
@@ -206,8 +269,17 @@ class GroupCommitTest {
             this.release = release;
         }
 
+        void failWrites(boolean fail) {
+            failing = fail;
+        }
+
         @Override
         public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
+            if (failing) {
+                failedWrites.incrementAndGet();
+                throw new LocalQueueException("'" + options.transaction() + "' failed: the database server cannot "
+                        + "be reached");
+            }
             if (writes.incrementAndGet() == 1 && held != null) {
                 held.countDown();
                 try {
@@ -217,6 +289,63 @@ class GroupCommitTest {
                 }
             }
             return super.write(options, ensureOpen, work);
+        }
+    }
+
+    /** A clock a test moves by hand. */
+    private static final class MovableClock extends Clock {
+        private final AtomicLong millis;
+
+        MovableClock(long start) {
+            this.millis = new AtomicLong(start);
+        }
+
+        void advance(long by) {
+            millis.addAndGet(by);
+        }
+
+        @Override
+        public long millis() {
+            return millis.get();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis.get());
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** What one class logs while it is open. */
+    private static final class CapturedLog implements AutoCloseable {
+        private final ch.qos.logback.classic.Logger logger;
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+        CapturedLog(Class<?> source) {
+            logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(source);
+            appender.start();
+            logger.addAppender(appender);
+        }
+
+        List<String> messages() {
+            synchronized (appender.list) {
+                return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+            }
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(appender);
+            appender.stop();
         }
     }
 }

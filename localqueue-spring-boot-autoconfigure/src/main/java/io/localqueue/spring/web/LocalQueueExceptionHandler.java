@@ -1,7 +1,10 @@
 package io.localqueue.spring.web;
 
+import io.localqueue.DatabaseBusyException;
+import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueFullException;
+import io.localqueue.StoreUnavailableException;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,10 +18,12 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a Spring MVC request whose handler met a full queue ({@link QueueFullException}) or a queue closed by the
- * application's shutdown ({@link QueueClosedException}) with {@code 503 Service Unavailable}, a
- * {@code Retry-After} header and an RFC 9457 problem detail that does not reveal the queue. It is ordered last, so
- * an {@code @ExceptionHandler} of the application's own (in the controller, or in any other advice) wins.
+ * Answers a Spring MVC request whose handler met a full queue ({@link QueueFullException}), a queue closed by the
+ * application's shutdown ({@link QueueClosedException}), a store out of reach ({@link StoreUnavailableException}) or
+ * a database whose write lock stayed taken ({@link DatabaseBusyException}) with {@code 503 Service Unavailable}, a
+ * {@code Retry-After} header and an RFC 9457 problem detail that reveals neither the queue nor the store. It is
+ * ordered last, so an {@code @ExceptionHandler} of the application's own (in the controller, or in any other advice)
+ * wins.
  *
  * @since 0.1.0
  */
@@ -66,6 +71,20 @@ public class LocalQueueExceptionHandler {
     public ResponseEntity<ProblemDetail> queueClosed(QueueClosedException closed) {
         log.debug("Answering 503: {}", closed.getMessage());
         return unavailable("The service is shutting down; retry later.");
+    }
+
+    /**
+     * Answers a store that could not be reached, or whose write lock stayed taken: nothing was written, and the same
+     * request can succeed once the store is back.
+     *
+     * @param failure what the template threw
+     * @return 503 with {@code Retry-After} and a problem detail
+     * @since 0.1.0
+     */
+    @ExceptionHandler({StoreUnavailableException.class, DatabaseBusyException.class})
+    public ResponseEntity<ProblemDetail> storeUnavailable(LocalQueueException failure) {
+        log.warn("Answering 503: {}", failure.getMessage());
+        return unavailable("The service cannot reach its job store right now; retry later.");
     }
 
     private ResponseEntity<ProblemDetail> unavailable(String detail) {

@@ -2,14 +2,17 @@ package io.localqueue.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.localqueue.DatabaseBusyException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueFullException;
+import io.localqueue.StoreUnavailableException;
 import io.localqueue.spring.AppHttp;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueWebMvcAutoConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,6 +93,21 @@ class LocalQueueExceptionHandlerTest {
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
         assertThat(JSON.readTree(response.body()).path("detail").asString()).contains("shutting down");
+    }
+
+    @Test
+    void aRequestThatMeetsAStoreOutOfReachGets503WithRetryAfter() throws Exception {
+        ConfigurableApplicationContext app = start(App.class);
+
+        for (String path : List.of("/unreachable", "/busy")) {
+            HttpResponse<String> response = http.get(app, path);
+
+            assertThat(response.statusCode()).as(path).isEqualTo(503);
+            assertThat(response.headers().firstValue("Retry-After")).as(path).hasValue("5");
+            JsonNode problem = JSON.readTree(response.body());
+            assertThat(problem.path("detail").asString()).as(path).contains("cannot reach its job store");
+            assertThat(response.body()).as(path).doesNotContain("5432").doesNotContain("localqueue.db");
+        }
     }
 
     @Test
@@ -192,6 +210,19 @@ class LocalQueueExceptionHandlerTest {
         @GetMapping("/closing")
         long closing() {
             throw new QueueClosedException("queue 'small' is closed");
+        }
+
+        @GetMapping("/unreachable")
+        long unreachable() {
+            throw new StoreUnavailableException("'enqueue' in schema jobs failed: the database server cannot be "
+                    + "reached (SQLSTATE 08001): Connection to localhost:5432 refused",
+                    new SQLException("Connection refused", "08001"));
+        }
+
+        @GetMapping("/busy")
+        long busy() {
+            throw new DatabaseBusyException("database is locked: localqueue.db", Duration.ofSeconds(30),
+                    new SQLException("[SQLITE_BUSY] database is locked"));
         }
     }
 

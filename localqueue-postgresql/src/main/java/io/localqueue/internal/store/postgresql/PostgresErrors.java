@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.StoreUnavailableException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Set;
@@ -22,7 +23,7 @@ final class PostgresErrors {
     }
 
     /**
-     * Wraps a failure of the database.
+     * Wraps a failure of the database; the loss of the connection is a {@link StoreUnavailableException}.
      *
      * @param what what the store was doing, such as "writing to schema localqueue"
      * @param failure the driver's exception
@@ -34,7 +35,9 @@ final class PostgresErrors {
                     + "character (U+0000) in text, so a queue name, job id, dedup key or other name holding one is "
                     + "refused on PostgreSQL, and nothing was written", failure);
         }
-        return new LocalQueueException(what + " failed" + state(failure) + ": " + failure.getMessage(), failure);
+        String message = what + " failed" + state(failure) + ": " + failure.getMessage();
+        return connectionLost(failure) ? new StoreUnavailableException(message, failure)
+                : new LocalQueueException(message, failure);
     }
 
     /**
@@ -58,7 +61,7 @@ final class PostgresErrors {
      * @param failure what {@code DataSource.getConnection()} threw
      * @return the exception to throw
      */
-    static LocalQueueException unavailable(String what, SQLException failure) {
+    static StoreUnavailableException unavailable(String what, SQLException failure) {
         SQLException lost = connectionFailure(failure);
         String why;
         if (lost != null) {
@@ -70,7 +73,7 @@ final class PostgresErrors {
         } else {
             why = "the data source gave no connection" + state(failure) + ": " + failure.getMessage();
         }
-        return new LocalQueueException(what + " failed: " + why, failure);
+        return new StoreUnavailableException(what + " failed: " + why, failure);
     }
 
     /**
