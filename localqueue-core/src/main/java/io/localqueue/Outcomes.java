@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.engine.ReportLane;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Settlement;
 import java.time.Duration;
@@ -13,9 +14,11 @@ import org.slf4j.Logger;
  * Turns a worker's handler results into outcomes: a return acknowledges, a permanent error dead-letters
  * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
  * "ExceptionClass: message", after the wait of the worker's {@link RetryPolicy} or of a {@link RetryLaterException}. A
- * settlement is handed to the engine without waiting for its commit, and reported (logs
- * that deserve it, the observer, the worker's count of jobs in hand) once its transaction committed; one the database
- * kept failing to record until the job's lease ended reports {@link JobOutcome#DISCARDED}, and the job returns.
+ * settlement is handed to the engine without waiting for its commit, and once its transaction committed the outcome
+ * is reported (logs that deserve it, the observer, then the worker's count of jobs in hand) on the worker's
+ * {@link ReportLane}, never on the thread that commits; one the database kept failing to record until the job's lease
+ * ended reports {@link JobOutcome#DISCARDED}, and the job returns. A payload that cannot be decoded is reported as a
+ * dead letter through the same lane.
  */
 final class Outcomes<T> {
 
@@ -26,6 +29,7 @@ final class Outcomes<T> {
     private final @Nullable RetryPolicy retry;
     private final WorkerObserver observer;
     private final Runnable jobFinished;
+    private final ReportLane lane;
 
     /**
      * Creates the outcome rules of a worker.
@@ -33,12 +37,13 @@ final class Outcomes<T> {
      * @param queue the worker's queue
      * @param permanentErrors exceptions that dead-letter a job at once
      * @param retry the waits before retries, or null for none
-     * @param observer told about every outcome
-     * @param jobFinished called once per job after its outcome was reported
+     * @param observer told about every outcome, on {@code lane}
+     * @param jobFinished called once per job once its outcome was reported
+     * @param lane where the outcomes are reported
      * @param log the worker's logger, so that one category holds everything a worker reports
      */
     Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, @Nullable RetryPolicy retry,
-             WorkerObserver observer, Runnable jobFinished, Logger log) {
+             WorkerObserver observer, Runnable jobFinished, ReportLane lane, Logger log) {
         this.log = log;
         this.queue = queue;
         this.engine = queue.engine();
@@ -46,6 +51,7 @@ final class Outcomes<T> {
         this.retry = retry;
         this.observer = observer;
         this.jobFinished = jobFinished;
+        this.lane = lane;
     }
 
     /** Acknowledges, retries or dead-letters the job by its handler's result, without waiting for the commit. */
@@ -78,16 +84,36 @@ final class Outcomes<T> {
 
     /** Reports a job its handler settled itself, through the queue's {@code ack}, {@code nack} or {@code fail}. */
     void settledByHandler(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
-        finished(job, outcome, took, error);
         FailureReason reason = job.deadLetterReason();
-        if (reason != null) {
-            deadLettered(job.id(), reason, job.deadLetterError(), job.attempts() + 1);
-        }
+        String deadLetterError = job.deadLetterError();
+        finished(job, outcome, took, error, () -> { }, () -> {
+            if (reason != null) {
+                deadLettered(job.id(), reason, deadLetterError, job.attempts() + 1);
+            }
+        });
     }
 
     /** Reports a job whose result is discarded without any transition: its lease was lost. */
     void discard(Job<T> job, Duration took, @Nullable Throwable error) {
-        finished(job, JobOutcome.DISCARDED, took, error);
+        finished(job, JobOutcome.DISCARDED, took, error, () -> { }, () -> { });
+    }
+
+    /**
+     * Reports a claimed job whose payload the queue's serializer could not decode, which the queue has made a dead
+     * letter ({@link FailureReason#INVALID_PAYLOAD}); no handler ran.
+     *
+     * @param jobId the job
+     * @param attempts its deliveries, this one included
+     * @param decodeError why it could not be decoded
+     * @param cause what the serializer threw
+     */
+    void undecodable(long jobId, int attempts, String decodeError, RuntimeException cause) {
+        lane.report("the undecodable payload of job " + jobId, () -> {
+            log.error("Job {} of queue '{}' cannot be decoded and is now a dead letter ({}): {}", jobId, queue.name(),
+                    FailureReason.INVALID_PAYLOAD.value(), decodeError, cause);
+            observer.jobUndecodable(queue.name(), jobId, attempts, decodeError);
+            deadLettered(jobId, FailureReason.INVALID_PAYLOAD, decodeError, attempts);
+        });
     }
 
     /**
@@ -109,27 +135,35 @@ final class Outcomes<T> {
             log.warn("Job {} in queue '{}' was interrupted by the worker stopping and could not be handed back; it "
                     + "will be delivered again after its lease", job.id(), queue.name(), failure);
         }
-        finished(job, outcome, took, error);
+        finished(job, outcome, took, error, () -> { }, () -> { });
     }
 
     /** Tells the observer of a lease the worker's claims took back. */
     void leaseExpired(ExpiredLease lease) {
-        try {
+        lane.report("the expired lease of job " + lease.id(), () -> {
             observer.leaseExpired(queue.name(), lease.id(), lease.attempts(), lease.deadLettered());
-        } catch (RuntimeException failure) {
-            log.warn("Worker observer failed for the expired lease of job {} in queue '{}'", lease.id(),
-                    queue.name(), failure);
-        }
-        if (lease.deadLettered()) {
-            deadLettered(lease.id(), FailureReason.RETRIES_EXHAUSTED, lease.lastError(), lease.attempts());
-        }
+            if (lease.deadLettered()) {
+                deadLettered(lease.id(), FailureReason.RETRIES_EXHAUSTED, lease.lastError(), lease.attempts());
+            }
+        });
     }
 
     private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, long delayMillis,
                         @Nullable JobOutcome settled, @Nullable RuntimeException failure, Duration took,
                         @Nullable Throwable error) {
-        String queueName = queue.name();
         JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
+        Runnable logLine = () -> log(job, kind, lastError, delayMillis, outcome, failure, error);
+        finished(job, outcome, took, error, logLine, () -> {
+            if (outcome == JobOutcome.DEAD_LETTERED) {
+                deadLettered(job.id(), kind == Settlement.Kind.DEAD_LETTER ? FailureReason.PERMANENT_HANDLER_ERROR
+                        : FailureReason.RETRIES_EXHAUSTED, lastError, job.attempts() + 1);
+            }
+        });
+    }
+
+    private void log(Job<T> job, Settlement.Kind kind, @Nullable String lastError, long delayMillis,
+                     JobOutcome outcome, @Nullable RuntimeException failure, @Nullable Throwable error) {
+        String queueName = queue.name();
         if (failure != null) {
             // the database's settlements logged the failure, with this job among others
             log.debug("The result of job {} of queue '{}' was not recorded; it will be delivered again after its "
@@ -146,29 +180,31 @@ final class Outcomes<T> {
             log.warn("Lease of job {} in queue '{}' expired before its result was recorded; the result is "
                     + "discarded and the job will be delivered again", job.id(), queueName);
         }
-        finished(job, outcome, took, error);
-        if (outcome == JobOutcome.DEAD_LETTERED) {
-            deadLettered(job.id(), kind == Settlement.Kind.DEAD_LETTER ? FailureReason.PERMANENT_HANDLER_ERROR
-                    : FailureReason.RETRIES_EXHAUSTED, lastError, job.attempts() + 1);
-        }
     }
 
     private void deadLettered(long id, FailureReason reason, @Nullable String lastError, int attempts) {
-        try {
-            observer.jobDeadLettered(queue.name(), id, reason, lastError, attempts);
-        } catch (RuntimeException failure) {
-            log.warn("Worker observer failed for dead letter {} in queue '{}'", id, queue.name(), failure);
-        }
+        observer.jobDeadLettered(queue.name(), id, reason, lastError, attempts);
     }
 
-    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
-        try {
-            observer.jobFinished(job, outcome, took, error);
-        } catch (RuntimeException failure) {
-            log.warn("Worker observer failed for job {} in queue '{}'", job.id(), queue.name(), failure);
-        } finally {
-            jobFinished.run();
-        }
+    /**
+     * Reports the job on the lane: {@code before} (the outcome's log line), the observer's {@code jobFinished}, then
+     * {@code after} (a dead letter's report); only then is the job counted out of the worker's hands, so that one
+     * whose outcome was not told yet still counts as active.
+     */
+    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error, Runnable before,
+                          Runnable after) {
+        lane.report("the outcome of job " + job.id(), () -> {
+            try {
+                before.run();
+                try {
+                    observer.jobFinished(job, outcome, took, error);
+                } finally {
+                    after.run();
+                }
+            } finally {
+                jobFinished.run();
+            }
+        });
     }
 
     /** The wait a handler asked for, else the policy's after this delivery, else none. */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -723,17 +724,35 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * ({@link FailureReason#INVALID_PAYLOAD}) and throws {@link LocalQueueException} naming it.
      */
     Job<T> toJob(ClaimedRow row) {
+        Job<T> job = jobOrDeadLetter(row, (id, attempts, error, cause) -> {
+            throw new LocalQueueException("job " + id + " of queue '" + name + "' cannot be decoded by "
+                    + serializer.identity() + " and was moved to the dead letters: " + error, cause);
+        });
+        return Objects.requireNonNull(job);
+    }
+
+    /**
+     * Decodes a claimed row into a job, or makes it a dead letter ({@link FailureReason#INVALID_PAYLOAD}) when the
+     * serializer cannot decode its payload, tells {@code undecodable} and returns null.
+     */
+    @Nullable Job<T> jobOrDeadLetter(ClaimedRow row, Undecodable undecodable) {
         T data;
         try {
             data = serializer.deserialize(row.payload());
         } catch (RuntimeException failure) {
             String error = Errors.describe(failure);
             engine.fail(row.id(), row.receipt(), error, FailureReason.INVALID_PAYLOAD, null);
-            throw new LocalQueueException("job " + row.id() + " of queue '" + name + "' cannot be decoded by "
-                    + serializer.identity() + " and was moved to the dead letters: " + error, failure);
+            undecodable.deadLettered(row.id(), row.attempts(), error, failure);
+            return null;
         }
         return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(), row.headers(),
                 Instant.ofEpochMilli(row.leaseUntil()));
+    }
+
+    /** Told of a claimed job whose payload could not be decoded, once it is a dead letter. */
+    @FunctionalInterface
+    interface Undecodable {
+        void deadLettered(long id, int attempts, String decodeError, RuntimeException cause);
     }
 
     private FailedMessage<T> toFailedMessage(FailedRow row) {

@@ -4,6 +4,7 @@ import io.localqueue.internal.engine.ClaimFeed;
 import io.localqueue.internal.engine.ClaimTrouble;
 import io.localqueue.internal.engine.Heartbeats;
 import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.engine.ReportLane;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
@@ -60,6 +61,9 @@ public final class Worker<T> implements AutoCloseable {
 
     /** How long a stop waits, after interrupting the handlers still running, for them to hand their jobs back. */
     static final long INTERRUPT_GRACE_MS = 1_000;
+
+    /** The longest a stop or {@code runOnce()} waits for the observers to be told of the outcomes it recorded. */
+    static final Duration REPORTS_WAIT = Duration.ofSeconds(5);
 
     /** How long {@code stop()} lets running handlers finish, unless configured. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
@@ -123,6 +127,7 @@ public final class Worker<T> implements AutoCloseable {
     private volatile boolean abandoned;
     private final Heartbeats heartbeats;
     private final Outcomes<T> outcomes;
+    private final ReportLane reports;
     private final ClaimTrouble claimTrouble;
     private @Nullable ExecutorService ownThreads;
     private Runnable stopObservingExpiries = () -> { };
@@ -139,8 +144,11 @@ public final class Worker<T> implements AutoCloseable {
         this.name = builder.name != null ? builder.name : queue.name();
         this.executor = builder.executor;
         this.pollersStopped = new CountDownLatch(concurrency);
+        this.reports = new ReportLane(log, "worker '" + name + "' on queue '" + queue.name() + "'",
+                "localqueue-report-" + name, builder.observer == WorkerObserver.NONE ? "the log"
+                        : "observer " + builder.observer);
         this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.retry, builder.observer,
-                active::decrementAndGet, log);
+                active::decrementAndGet, reports, log);
         this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"),
                 log);
         this.claimTrouble = new ClaimTrouble(log, name, queue.name());
@@ -255,7 +263,8 @@ public final class Worker<T> implements AutoCloseable {
 
     /**
      * Claims and handles one job (a batch worker: one batch of what is due) on the calling thread, without waiting
-     * for one; its outcome is recorded before this returns.
+     * for one; its outcome is recorded, and its observer told, before this returns. A job whose payload cannot be
+     * decoded counts as handled: it became a dead letter.
      *
      * @return false when no job was available
      */
@@ -266,18 +275,30 @@ public final class Worker<T> implements AutoCloseable {
                 return false;
             }
             handleBatch(rows);
-            engine.flushSettlements();
+            reportEverything();
             return true;
         }
-        Job<T> job;
+        List<ClaimedRow> rows;
         try {
-            job = queue.getNowait();
-        } catch (QueueEmptyException empty) {
+            rows = engine.claim(0, 1, () -> false);
+        } catch (QueueEmptyException lockTaken) {
             return false;
         }
-        process(job);
-        engine.flushSettlements();
+        if (rows.isEmpty()) {
+            return false;
+        }
+        handle(rows.get(0));
+        reportEverything();
         return true;
+    }
+
+    /** Records every settlement handed over so far and waits, a bounded time, for their reports to be told. */
+    private void reportEverything() {
+        engine.flushSettlements();
+        if (!reports.awaitReported(REPORTS_WAIT)) {
+            log.warn("Worker '{}' on queue '{}' did not wait longer than {} ms for its observers; they are still "
+                    + "being told", name, queue.name(), REPORTS_WAIT.toMillis());
+        }
     }
 
     /**
@@ -499,7 +520,7 @@ public final class Worker<T> implements AutoCloseable {
     private void wrapUp() {
         synchronized (lifecycle) {
             if (state != State.STOPPED) {
-                engine.flushSettlements();
+                reportEverything();
                 feed.releaseAll();
                 stopObservingExpiries.run();
                 state = State.STOPPED;
@@ -510,16 +531,10 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     private void handle(ClaimedRow row) {
-        Job<T> job;
-        try {
-            job = queue.toJob(row);
-        } catch (QueueClosedException closed) {
-            throw closed;
-        } catch (LocalQueueException undecodable) {
-            log.error("Skipping a job of queue '{}' that cannot be decoded", queue.name(), undecodable);
-            return;
+        Job<T> job = queue.jobOrDeadLetter(row, outcomes::undecodable);
+        if (job != null) {
+            process(job);
         }
-        process(job);
     }
 
     /** Runs the handler, then hands its outcome to the engine, which reports it once committed. */
@@ -548,12 +563,9 @@ public final class Worker<T> implements AutoCloseable {
     private void handleBatch(List<ClaimedRow> rows) {
         List<Job<T>> jobs = new ArrayList<>(rows.size());
         for (ClaimedRow row : rows) {
-            try {
-                jobs.add(queue.toJob(row));
-            } catch (QueueClosedException closed) {
-                throw closed;
-            } catch (LocalQueueException undecodable) {
-                log.error("Skipping a job of queue '{}' that cannot be decoded", queue.name(), undecodable);
+            Job<T> job = queue.jobOrDeadLetter(row, outcomes::undecodable);
+            if (job != null) {
+                jobs.add(job);
             }
         }
         if (!jobs.isEmpty()) {

@@ -4,8 +4,10 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Receives what a {@link Worker} does, for metrics and logs; called on the worker's threads, so it must be quick
- * and must not throw (anything it throws is logged and ignored).
+ * Receives what a {@link Worker} does, for metrics, logs and alerts. Called on the worker's report thread,
+ * {@code localqueue-report-<worker name>}, one call at a time in the order of the outcomes, never on the thread that
+ * records settlements: a slow observer delays only the worker's later reports, and the first call slower than a
+ * second is logged once. Anything it throws is logged and ignored.
  *
  * @since 0.1.0
  */
@@ -28,8 +30,8 @@ public interface WorkerObserver {
 
     /**
      * Called when a delivery of this worker made its job a dead letter, after {@link #jobFinished} (or
-     * {@link #leaseExpired}) told of it: the handler failed permanently or on its last delivery, or failed the job
-     * itself, or the job's last lease expired.
+     * {@link #leaseExpired}, or {@link #jobUndecodable}) told of it: the handler failed permanently or on its last
+     * delivery, or failed the job itself, the job's last lease expired, or its payload could not be decoded.
      *
      * @param queueName the queue
      * @param jobId the job, which {@code listFailed} now lists and {@code retryFailed} can replay
@@ -40,6 +42,19 @@ public interface WorkerObserver {
      */
     default void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
                                  int attempts) {
+    }
+
+    /**
+     * Called once per delivery whose payload the queue's serializer could not decode: no handler ran, the job is
+     * now a dead letter ({@link FailureReason#INVALID_PAYLOAD}), and {@link #jobDeadLettered} tells of it next.
+     *
+     * @param queueName the queue
+     * @param jobId the job, which {@code listFailed} lists with its raw payload and decode error
+     * @param attempts its deliveries, this one included
+     * @param decodeError why it could not be decoded
+     * @since 0.1.0
+     */
+    default void jobUndecodable(String queueName, long jobId, int attempts, String decodeError) {
     }
 
     /**

@@ -507,6 +507,80 @@ class WorkerTest extends QueueTestBase {
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 2, 0));
     }
 
+    @Test
+    void aSlowDeadLetterAlertHoldsNoAcknowledgementsOfAnotherQueueAndRunsOffTheCommitThread() throws Exception {
+        SimpleQueue<Object> alerted = open(SimpleQueue.builder(database()).name("alerted")
+                .delivery(new DeliveryPolicy(Duration.ofSeconds(30), 0)).clock(clock));
+        SimpleQueue<Object> busy = open(SimpleQueue.builder(database()).name("busy")
+                .delivery(new DeliveryPolicy(Duration.ofSeconds(5), 3)).clock(clock));
+        alerted.put("poison");
+        CountDownLatch alerting = new CountDownLatch(1);
+        CountDownLatch pagerAnswers = new CountDownLatch(1);
+        latches.add(pagerAnswers);
+        AtomicReference<String> alertThread = new AtomicReference<>();
+        track(Worker.builder(alerted, job -> {
+            throw new IllegalStateException("always");
+        }).name("alerted").observer(new WorkerObserver() {
+            @Override
+            public void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
+                                        int attempts) {
+                alertThread.set(Thread.currentThread().getName());
+                alerting.countDown();
+                try {
+                    pagerAnswers.await(); // a pager call that hangs
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }).build()).start();
+        assertThat(alerting.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+        Map<Object, AtomicInteger> runs = new ConcurrentHashMap<>();
+        IntStream.range(0, 4).forEach(i -> busy.put("job-" + i));
+        track(Worker.builder(busy, job -> runs.computeIfAbsent(job.data(), data -> new AtomicInteger())
+                .incrementAndGet()).pollInterval(Duration.ofMillis(20)).build()).start();
+        await().atMost(BOUND).until(() -> busy.stats().acked() == 4);
+        clock.advance(Duration.ofSeconds(12)); // the alert outlives the busy queue's lease
+
+        assertThat(pagerAnswers.getCount()).as("the alert still hangs").isEqualTo(1);
+        assertThat(busy.stats()).isEqualTo(new QueueStats(0, 0, 4, 0));
+        assertThat(runs.values()).hasSize(4).allMatch(count -> count.get() == 1);
+        assertThat(alertThread.get()).isEqualTo("localqueue-report-alerted");
+        pagerAnswers.countDown();
+    }
+
+    @Test
+    void aPayloadTheQueueCannotDecodeIsReportedAsADeadLetterAndTheWorkerGoesOn() {
+        SimpleQueue<byte[]> raw = open(SimpleQueue.builder(database(), new RawBytesSerializer()).name("work"));
+        SimpleQueue<Object> queue = queue(DeliveryPolicy.defaults());
+        long poison = raw.put("not json at all".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        long fine = queue.put("fine");
+        List<String> undecodable = new CopyOnWriteArrayList<>();
+        Recorder recorder = new Recorder() {
+            @Override
+            public void jobUndecodable(String queueName, long jobId, int attempts, String decodeError) {
+                undecodable.add(queueName + " " + jobId + " " + attempts + " " + decodeError);
+            }
+        };
+        Worker<Object> worker = track(Worker.builder(queue, job -> { }).observer(recorder).build());
+
+        try (WorkerLog log = new WorkerLog()) {
+            assertThat(worker.runOnce()).isTrue();
+            assertThat(log.contains("Job " + poison + " of queue 'work' cannot be decoded and is now a dead letter "
+                    + "(invalid_payload)")).isTrue();
+        }
+        assertThat(worker.runOnce()).isTrue();
+
+        assertThat(undecodable).singleElement().asString().startsWith("work " + poison + " 1 ");
+        assertThat(recorder.dead).singleElement().satisfies(dead -> {
+            assertThat(dead.jobId()).isEqualTo(poison);
+            assertThat(dead.reason()).isEqualTo(FailureReason.INVALID_PAYLOAD);
+            assertThat(dead.attempts()).isEqualTo(1);
+        });
+        assertThat(recorder.finished).extracting(Finished::jobId).containsExactly(fine);
+        assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 1, 1));
+    }
+
     // ---------------------------------------------------------------- stopping
 
     @Test
@@ -988,7 +1062,7 @@ class WorkerTest extends QueueTestBase {
     record Dead(long jobId, FailureReason reason, @Nullable String lastError, int attempts) {
     }
 
-    static final class Recorder implements WorkerObserver {
+    static class Recorder implements WorkerObserver {
         final List<Finished> finished = new CopyOnWriteArrayList<>();
         final List<Expired> expired = new CopyOnWriteArrayList<>();
         final List<Dead> dead = new CopyOnWriteArrayList<>();

@@ -11,6 +11,7 @@ import io.localqueue.internal.engine.ClaimTrouble;
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.Heartbeats;
 import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.engine.ReportLane;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.Settlement;
 import java.time.Duration;
@@ -40,6 +41,8 @@ final class SubscriptionConsumer {
     /** Deliveries' outcomes log here, apart from the bus's own lines (an execution's progress among them). */
     private static final Logger log = LoggerFactory.getLogger(Subscription.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The longest a stop waits for the observers to be told of the outcomes it recorded. */
+    private static final Duration REPORTS_WAIT = Duration.ofSeconds(5);
 
     private final EventBus bus;
     private final Subscription subscription;
@@ -55,6 +58,7 @@ final class SubscriptionConsumer {
     private final ScheduledExecutorService timeouts;
     private final ExecutorService threads;
     private final DeliveryObserver observer;
+    private final ReportLane lane;
     private final Runnable stopObservingExpiries;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong lastBusy = new AtomicLong(System.nanoTime());
@@ -79,8 +83,17 @@ final class SubscriptionConsumer {
         this.timeouts = Executors.newSingleThreadScheduledExecutor(daemon(prefix + "timeout"));
         this.threads = Executors.newFixedThreadPool(concurrency, daemon(prefix + "handler"));
         this.observer = bus.observer();
-        this.stopObservingExpiries = engine.leaseExpiries().listen(lease -> observer.leaseExpired(
-                subscription.name(), lease.id(), lease.attempts(), lease.deadLettered()));
+        this.lane = new ReportLane(log, "subscription '" + subscription.name() + "' of bus '" + bus.name() + "'",
+                "localqueue-report-bus-" + bus.name() + "-" + subscription.name(),
+                observer == DeliveryObserver.NONE ? "the log" : "observer " + observer);
+        this.stopObservingExpiries = engine.leaseExpiries().listen(lease -> lane.report(
+                "the expired lease of delivery " + lease.id(), () -> {
+                    observer.leaseExpired(subscription.name(), lease.id(), lease.attempts(), lease.deadLettered());
+                    if (lease.deadLettered()) {
+                        observer.deliveryDeadLettered(subscription.name(), lease.id(),
+                                FailureReason.RETRIES_EXHAUSTED, lease.lastError(), lease.attempts());
+                    }
+                }));
     }
 
     void start() {
@@ -113,6 +126,10 @@ final class SubscriptionConsumer {
         }
         feed.releaseAll();
         engine.flushSettlements();
+        if (!lane.awaitReported(REPORTS_WAIT)) {
+            log.warn("Subscription '{}' did not wait longer than {} ms for its observers; they are still being told",
+                    subscription.name(), REPORTS_WAIT.toMillis());
+        }
         heartbeats.shutdown();
         timeouts.shutdownNow();
         stopObservingExpiries.run();
@@ -298,12 +315,17 @@ final class SubscriptionConsumer {
                         @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
-                    row.leaseUntil(), (outcome, failure) -> {
+                    row.leaseUntil(), (outcome, failure) -> lane.report("the outcome of delivery " + row.id(), () -> {
                         report(row, outcome, failure, lastError, reason, category, delayMillis);
                         if (outcome != null) {
-                            observe(ran, outcome);
+                            tell(ran, outcome);
                         }
-                    });
+                        if (outcome == JobOutcome.DEAD_LETTERED) {
+                            observer.deliveryDeadLettered(subscription.name(), row.id(),
+                                    reason == null ? FailureReason.RETRIES_EXHAUSTED : reason, lastError,
+                                    row.attempts());
+                        }
+                    }));
         } catch (QueueClosedException closed) {
             log.warn("Delivery {} in '{}' could not be settled because the bus closed; it will be delivered again",
                     row.id(), queue);
@@ -332,12 +354,13 @@ final class SubscriptionConsumer {
         }
     }
 
+    /** Tells the observer of an outcome on the report lane. */
     private void observe(Ran ran, JobOutcome outcome) {
-        try {
-            observer.deliveryFinished(subscription.name(), ran.eventType(), outcome, ran.handlerTime(), ran.error());
-        } catch (RuntimeException failure) {
-            log.warn("Delivery observer failed for subscription '{}'", subscription.name(), failure);
-        }
+        lane.report("an outcome", () -> tell(ran, outcome));
+    }
+
+    private void tell(Ran ran, JobOutcome outcome) {
+        observer.deliveryFinished(subscription.name(), ran.eventType(), outcome, ran.handlerTime(), ran.error());
     }
 
     private long policyDelay(ClaimedRow row) {

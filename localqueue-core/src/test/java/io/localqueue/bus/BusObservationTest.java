@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.DeliveryPolicy;
+import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.RetryPolicy;
@@ -38,13 +39,23 @@ class BusObservationTest extends BusTestBase {
     record Seen(String subscription, @Nullable String eventType, JobOutcome outcome, boolean handlerFailed) {
     }
 
+    record Dead(String subscription, FailureReason reason, int attempts, String thread) {
+    }
+
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final List<Dead> dead = new CopyOnWriteArrayList<>();
 
     private final DeliveryObserver recorder = new DeliveryObserver() {
         @Override
         public void deliveryFinished(String subscription, @Nullable String eventType, JobOutcome outcome,
                                      Duration handlerTime, @Nullable Throwable error) {
             seen.add(new Seen(subscription, eventType, outcome, error != null));
+        }
+
+        @Override
+        public void deliveryDeadLettered(String subscription, long deliveryId, FailureReason reason,
+                                         @Nullable String lastError, int attempts) {
+            dead.add(new Dead(subscription, reason, attempts, Thread.currentThread().getName()));
         }
     };
 
@@ -77,6 +88,8 @@ class BusObservationTest extends BusTestBase {
                 new Seen("orders", "order.placed", JobOutcome.ACKED, false),
                 new Seen("orders", "order.placed", JobOutcome.DEAD_LETTERED, true),
                 new Seen("shipping", "order.shipped", JobOutcome.ACKED, false));
+        assertThat(dead).containsExactly(new Dead("orders", FailureReason.REJECTED, 1,
+                "localqueue-report-bus-default-orders"));
     }
 
     @Test
@@ -90,8 +103,10 @@ class BusObservationTest extends BusTestBase {
 
         bus.start();
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> seen.size() == 1);
-        assertThat(seen.get(0)).isEqualTo(new Seen("orders", null, JobOutcome.DEAD_LETTERED, false));
+        await().atMost(Duration.ofSeconds(20)).until(() -> dead.size() == 1);
+        assertThat(seen).containsExactly(new Seen("orders", null, JobOutcome.DEAD_LETTERED, false));
+        assertThat(dead).containsExactly(new Dead("orders", FailureReason.INVALID_ENVELOPE, 1,
+                "localqueue-report-bus-default-orders"));
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.localqueue.spring;
 
 /**
- * Told of every job a listener made a dead letter, for alerting; declare beans of this type. A handler that throws
- * is logged and changes nothing: the job stays a dead letter and other handlers are still called. It runs on the
- * listener's thread, so hand slow work (a pager call) elsewhere.
+ * Told of every dead letter the application's listeners and event-bus handlers made, for alerting; declare beans of
+ * this type. A handler that throws is logged and changes nothing: the job stays a dead letter and other handlers are
+ * still called. It runs on the consumer's report thread ({@code localqueue-report-…}), after the
+ * {@link JobDeadLetteredEvent} listeners, one dead letter at a time and never on the thread that records settlements:
+ * a slow handler delays only that consumer's later reports, and the first report slower than a second is logged.
  *
  * <pre>{@code
  * @Bean

@@ -5,10 +5,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * Published when a job a {@code @QueueListener} ran became a dead letter, for alerting: its listener failed
- * permanently or on its last delivery, failed the job itself, or the job's last lease expired. Handle it with an
- * {@code @EventListener}; it is published on the listener's thread, so hand slow work elsewhere. Replay the job with
- * {@code retryFailed(jobId)} or the actuator endpoint.
+ * Published when a job a {@code @QueueListener} ran, or a delivery an {@code @EventHandler} ran, became a dead letter,
+ * for alerting: its handler failed permanently or on its last delivery, failed or rejected it itself, its payload or
+ * envelope could not be decoded, or its last lease expired. Handle it with an {@code @EventListener}; it is published
+ * on the consumer's report thread ({@code localqueue-report-<listener id>}, {@code localqueue-report-bus-<bus>-
+ * <subscription>}), one dead letter at a time, never on the thread that records settlements: a slow listener delays
+ * only that consumer's later reports, and the first report slower than a second is logged. Replay the job with
+ * {@code retryFailed(jobId)} (a subscription's, for a bus delivery) or the actuator endpoint.
  *
  * @since 0.1.0
  */
@@ -21,9 +24,10 @@ public class JobDeadLetteredEvent extends ApplicationEvent {
     private final FailureReason reason;
     private final @Nullable String lastError;
     private final int attempts;
+    private final @Nullable String subscription;
 
     /**
-     * Creates the event.
+     * Creates the event of a queue listener's dead letter.
      *
      * @param source what published it
      * @param queue the queue
@@ -34,12 +38,30 @@ public class JobDeadLetteredEvent extends ApplicationEvent {
      */
     public JobDeadLetteredEvent(Object source, String queue, long jobId, FailureReason reason,
                                 @Nullable String lastError, int attempts) {
+        this(source, queue, jobId, reason, lastError, attempts, null);
+    }
+
+    /**
+     * Creates the event of a dead letter of a queue listener or, with a subscription, of an event-bus handler.
+     *
+     * @param source what published it
+     * @param queue the queue, for a bus delivery the one that holds its subscription's deliveries
+     * @param jobId the dead letter's id
+     * @param reason why it failed
+     * @param lastError the error recorded with it, or null
+     * @param attempts its deliveries, the last included
+     * @param subscription the event-bus subscription, or null for a queue listener's job
+     * @since 0.1.0
+     */
+    public JobDeadLetteredEvent(Object source, String queue, long jobId, FailureReason reason,
+                                @Nullable String lastError, int attempts, @Nullable String subscription) {
         super(source);
         this.queue = queue;
         this.jobId = jobId;
         this.reason = reason;
         this.lastError = lastError;
         this.attempts = attempts;
+        this.subscription = subscription;
     }
 
     /**
@@ -87,9 +109,19 @@ public class JobDeadLetteredEvent extends ApplicationEvent {
         return attempts;
     }
 
+    /**
+     * Returns the event-bus subscription whose delivery this is.
+     *
+     * @return the subscription, or null for a queue listener's job
+     * @since 0.1.0
+     */
+    public @Nullable String getSubscription() {
+        return subscription;
+    }
+
     @Override
     public String toString() {
-        return "JobDeadLetteredEvent[queue=" + queue + ", jobId=" + jobId + ", reason=" + reason.value()
-                + ", attempts=" + attempts + "]";
+        return "JobDeadLetteredEvent[queue=" + queue + (subscription == null ? "" : ", subscription=" + subscription)
+                + ", jobId=" + jobId + ", reason=" + reason.value() + ", attempts=" + attempts + "]";
     }
 }

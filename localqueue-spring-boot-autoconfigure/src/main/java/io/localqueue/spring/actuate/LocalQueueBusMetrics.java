@@ -1,5 +1,6 @@
 package io.localqueue.spring.actuate;
 
+import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.bus.DeliveryObserver;
 import io.localqueue.bus.EventBus;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * timer {@code localqueue.bus.handler.duration} (tags {@code event}, the stored event type or {@value #UNKNOWN_EVENT}
  * for an envelope that could not be read, and {@code outcome}) of the deliveries this application's handlers
  * finished; counter {@code localqueue.bus.leases.expired} (tag {@code result}: {@code ready} or
- * {@code dead_lettered}). A subscription that gains its first handler after the meters were bound gets its gauges
+ * {@code dead_lettered}); and, with the listeners' dead letters, counter {@code localqueue.dead-letters} (tags
+ * {@code queue}, the queue holding the subscription's deliveries, and {@code reason}). A subscription that gains its first handler after the meters were bound gets its gauges
  * with its first finished delivery.
  *
  * @since 0.1.0
@@ -87,6 +89,15 @@ public class LocalQueueBusMetrics implements MeterBinder, DeliveryObserver {
                 .description("Deliveries whose lease ran out before they were settled, by what became of them")
                 .tags(tags(subscription)).tag("result", deadLettered ? "dead_lettered" : "ready")
                 .register(meters).increment();
+    }
+
+    @Override
+    public void deliveryDeadLettered(String subscription, long deliveryId, FailureReason reason,
+                                     @Nullable String lastError, int attempts) {
+        MeterRegistry meters = registry;
+        if (meters != null) {
+            DeadLetterMeter.count(meters, bus.get().subscription(subscription).queueName(), reason);
+        }
     }
 
     /** Builds the meters of one subscription, event type and outcome, once; the subscription's gauges come too. */

@@ -1,5 +1,6 @@
 package io.localqueue.spring.actuate;
 
+import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
@@ -27,8 +28,10 @@ import org.springframework.context.ApplicationListener;
  * counter {@code localqueue.jobs.processed} and timer {@code localqueue.job.duration} (tags {@code queue},
  * {@code outcome}, {@code listener}); counter {@code localqueue.leases.expired} (tags {@code queue},
  * {@code listener}, {@code result}: {@code ready} or {@code dead_lettered}) of leases that ran out before their job
- * was settled; and counter {@code localqueue.jobs.deferred.lost} (tag {@code queue}) of jobs deferred to a
- * transaction's commit whose write failed after it. The {@code listener} tag is the listener's id, or
+ * was settled; counter {@code localqueue.dead-letters} (tags {@code queue}, {@code reason}) of every dead letter,
+ * the bus's included; and counter {@code localqueue.jobs.deferred.lost} (tag {@code queue}) of jobs deferred to a
+ * transaction's commit whose write failed after it. A job whose payload could not be decoded counts as processed with
+ * outcome {@code dead_lettered}, without a handler time. The {@code listener} tag is the listener's id, or
  * {@value #NO_LISTENER} for a worker outside any. Gauges read the queue's last snapshot ({@link ObservedQueues}), so
  * that a scrape never waits for a count of a queue's jobs; the lag is the one measured when the snapshot was taken.
  * The counter and timer of each queue and outcome are built once and kept.
@@ -82,6 +85,17 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
             public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
                 expired(listenerId, queueName, deadLettered);
             }
+
+            @Override
+            public void jobUndecodable(String queueName, long jobId, int attempts, String decodeError) {
+                undecodable(listenerId, queueName);
+            }
+
+            @Override
+            public void jobDeadLettered(String queueName, long jobId, FailureReason reason,
+                                        @Nullable String lastError, int attempts) {
+                LocalQueueMetrics.this.jobDeadLettered(queueName, jobId, reason, lastError, attempts);
+            }
         };
     }
 
@@ -93,6 +107,28 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
     @Override
     public void leaseExpired(String queueName, long jobId, int attempts, boolean deadLettered) {
         expired(NO_LISTENER, queueName, deadLettered);
+    }
+
+    @Override
+    public void jobUndecodable(String queueName, long jobId, int attempts, String decodeError) {
+        undecodable(NO_LISTENER, queueName);
+    }
+
+    @Override
+    public void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
+                                int attempts) {
+        MeterRegistry meters = registry;
+        if (meters != null) {
+            DeadLetterMeter.count(meters, queueName, reason);
+        }
+    }
+
+    private void undecodable(String listener, String queueName) {
+        MeterRegistry meters = registry;
+        if (meters != null) {
+            outcomeMeters.computeIfAbsent(new Outcome(queueName, listener, JobOutcome.DEAD_LETTERED),
+                    key -> register(meters, key)).processed.increment();
+        }
     }
 
     private void finished(String listener, Job<?> job, JobOutcome outcome, Duration handlerTime) {

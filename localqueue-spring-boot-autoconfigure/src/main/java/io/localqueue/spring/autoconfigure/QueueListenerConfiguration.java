@@ -4,6 +4,7 @@ import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
 import io.localqueue.WorkerObserver;
+import io.localqueue.bus.EventBus;
 import io.localqueue.spring.DeadLetterHandler;
 import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
@@ -52,8 +53,10 @@ class QueueListenerConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DeadLetterEvents localQueueDeadLetterEvents(ApplicationEventPublisher publisher,
-                                                ObjectProvider<DeadLetterHandler> handlers) {
-        return new DeadLetterEvents(publisher, handlers.orderedStream().toList());
+                                                ObjectProvider<DeadLetterHandler> handlers,
+                                                ObjectProvider<EventBus> bus) {
+        return new DeadLetterEvents(publisher, handlers.orderedStream().toList(),
+                subscription -> bus.getObject().subscription(subscription).queueName());
     }
 
     @Bean(name = CONFIGURER)

@@ -1,5 +1,6 @@
 package io.localqueue.spring.bus;
 
+import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.bus.DeliveryObserver;
 import java.time.Duration;
@@ -42,5 +43,18 @@ public final class CompositeDeliveryObserver implements DeliveryObserver {
     @Override
     public void leaseExpired(String subscription, long deliveryId, int attempts, boolean deadLettered) {
         observers.forEach(observer -> observer.leaseExpired(subscription, deliveryId, attempts, deadLettered));
+    }
+
+    @Override
+    public void deliveryDeadLettered(String subscription, long deliveryId, FailureReason reason,
+                                     @Nullable String lastError, int attempts) {
+        observers.forEach(observer -> observer.deliveryDeadLettered(subscription, deliveryId, reason, lastError,
+                attempts));
+    }
+
+    /** Names the observers, for the log line of a slow report. */
+    @Override
+    public String toString() {
+        return observers.toString();
     }
 }

@@ -52,8 +52,19 @@ public final class CompositeWorkerObserver implements ListenerAwareObserver {
     }
 
     @Override
+    public void jobUndecodable(String queueName, long jobId, int attempts, String decodeError) {
+        observers.forEach(observer -> observer.jobUndecodable(queueName, jobId, attempts, decodeError));
+    }
+
+    @Override
     public void jobDeadLettered(String queueName, long jobId, FailureReason reason, @Nullable String lastError,
                                 int attempts) {
         observers.forEach(observer -> observer.jobDeadLettered(queueName, jobId, reason, lastError, attempts));
+    }
+
+    /** Names the observers, for the log line of a slow report. */
+    @Override
+    public String toString() {
+        return observers.toString();
     }
 }

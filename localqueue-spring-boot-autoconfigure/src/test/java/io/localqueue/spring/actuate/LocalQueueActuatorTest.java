@@ -8,6 +8,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
+import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueRegistry;
@@ -288,6 +289,32 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                         assertThat(gauge(meters, "metered", "ready").value()).isZero();
                         assertThat(gauge(meters, "metered", "processing").value()).isZero();
                     });
+                });
+    }
+
+    @Test
+    void everyDeadLetterIsCountedByReasonAPayloadTheListenerCannotReadIncluded() {
+        onTempDir().withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean("metered", MeteredListener.class, MeteredListener::new).run(context -> {
+                    LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+                    template.put("metered", "bad");
+                    try (SimpleQueue<byte[]> raw = SimpleQueue.builder(context.getBean(LocalQueueDatabase.class),
+                            Serializer.bytes()).name("metered").build()) {
+                        raw.put("not json at all".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+                    await().atMost(BOUND).ignoreExceptions().untilAsserted(() -> {
+                        assertThat(meters.get("localqueue.dead-letters").tag("queue", "metered")
+                                .tag("reason", "permanent_handler_error").counter().count()).isEqualTo(1.0);
+                        assertThat(meters.get("localqueue.dead-letters").tag("queue", "metered")
+                                .tag("reason", "invalid_payload").counter().count()).isEqualTo(1.0);
+                        assertThat(meters.get("localqueue.jobs.processed").tag("queue", "metered")
+                                .tag("outcome", "dead_lettered").counter().count()).isEqualTo(2.0);
+                    });
+                    assertThat(meters.get("localqueue.job.duration").tag("queue", "metered")
+                            .tag("outcome", "dead_lettered").timer().count())
+                            .as("only the handler that ran is timed").isEqualTo(1);
                 });
     }
 

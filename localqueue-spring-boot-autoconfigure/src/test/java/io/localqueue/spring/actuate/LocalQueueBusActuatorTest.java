@@ -8,6 +8,7 @@ import io.localqueue.bus.BusEvent;
 import io.localqueue.bus.DeliveryObserver;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.RejectException;
 import io.localqueue.bus.SequenceSource;
 import io.localqueue.bus.SourceDefinition;
 import io.localqueue.spring.ContextRunnerTestBase;
@@ -122,7 +123,34 @@ class LocalQueueBusActuatorTest extends ContextRunnerTestBase {
                             .tags("subscription", "payments", "state", "acked").gauge().value() == 3);
                     assertThat(meters.get("localqueue.bus.deliveries.oldest.age").tag("subscription", "payments")
                             .gauge().value()).isZero();
-                    assertThat(context.getBean(Outcomes.class).seen).containsOnly(JobOutcome.ACKED).hasSize(3);
+                    await().atMost(BOUND).untilAsserted(() -> assertThat(context.getBean(Outcomes.class).seen)
+                            .containsOnly(JobOutcome.ACKED).hasSize(3));
+                });
+    }
+
+    @BusEvent(name = "payment.refused")
+    record PaymentRefused(int number) {
+    }
+
+    static final class Refusals {
+        @EventHandler(subscription = "refusals")
+        void refused(PaymentRefused payment) {
+            throw new RejectException("unknown account " + payment.number(), "unknown_account");
+        }
+    }
+
+    @Test
+    void aDeliveryItsHandlerRejectsIsCountedAmongTheDeadLettersOfItsQueue() {
+        onTempDir().withBean(Refusals.class, Refusals::new)
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+                    EventBus bus = context.getBean(EventBus.class);
+                    bus.dispatch(new PaymentRefused(7));
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+                    await().atMost(BOUND).ignoreExceptions().untilAsserted(() -> assertThat(meters.get(
+                            "localqueue.dead-letters")
+                            .tag("queue", bus.subscription("refusals").queueName()).tag("reason", "rejected")
+                            .counter().count()).isEqualTo(1.0));
                 });
     }
 
