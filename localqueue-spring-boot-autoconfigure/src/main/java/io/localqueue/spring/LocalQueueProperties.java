@@ -879,9 +879,10 @@ public class LocalQueueProperties {
 
         /**
          * How long the bus waits for running handlers at shutdown before interrupting them (their deliveries are
-         * handed back uncounted).
+         * handed back uncounted). Unset means spring.lifecycle.timeout-per-shutdown-phase less 5s (25s with Boot's
+         * defaults); never longer than that.
          */
-        private Duration shutdownTimeout = EventBus.DEFAULT_SHUTDOWN_TIMEOUT;
+        private @Nullable Duration shutdownTimeout;
 
         /**
          * How long an execution's hold on its source lasts without renewal; after a crash another process resumes
@@ -937,11 +938,11 @@ public class LocalQueueProperties {
             this.autoStartup = autoStartup;
         }
 
-        public Duration getShutdownTimeout() {
+        public @Nullable Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        public void setShutdownTimeout(Duration shutdownTimeout) {
+        public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }
 
