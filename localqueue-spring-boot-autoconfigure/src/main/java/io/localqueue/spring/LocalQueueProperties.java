@@ -230,9 +230,9 @@ public class LocalQueueProperties {
         private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
 
         /**
-         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue and put write
-         * the jobs once it commits and drop them if it rolls back (put returns AWAITING_COMMIT there, not an id).
-         * False writes at once everywhere, whatever becomes of the transaction.
+         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue writes the jobs
+         * once it commits and drops them if it rolls back, and put, which returns ids, throws IllegalStateException
+         * there. False writes at once everywhere, whatever becomes of the transaction.
          */
         private boolean transactionAware = true;
 
