@@ -54,14 +54,19 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
      * Creates the indicator of an application with an event bus.
      *
      * @param observed the application's queues, as they are reported
-     * @param integrityInterval how long a quick integrity check's result is reused
+     * @param integrityInterval how long a quick integrity check's result is reused; zero checks at every call
      * @param clock the clock that times that reuse
      * @param bus the event bus whose subscriptions the details list, or null for none
+     * @throws IllegalArgumentException when {@code integrityInterval} is null or negative
      * @since 0.1.0
      */
     public LocalQueueHealthIndicator(ObservedQueues observed, Duration integrityInterval, Clock clock,
                                      @Nullable EventBus bus) {
         super("localqueue health check failed");
+        if (integrityInterval == null || integrityInterval.isNegative()) {
+            throw new IllegalArgumentException("integrity check interval must be zero or more, got "
+                    + integrityInterval);
+        }
         this.queues = observed.queues();
         this.observed = observed;
         this.integrityInterval = integrityInterval;

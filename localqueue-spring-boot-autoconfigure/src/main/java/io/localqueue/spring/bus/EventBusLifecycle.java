@@ -26,9 +26,9 @@ import org.springframework.context.SmartLifecycle;
  * {@code localqueue.bus.subscriptions.*} applied over their attributes, so that with
  * {@code localqueue.bus.auto-startup=false} an execution still finds them (and starts them for its call). Stops
  * consuming in the same shutdown phase as the queue listeners, on a thread of its own, ending the executions running
- * here first, waiting {@code localqueue.bus.shutdown-timeout} in all, never longer than that phase allows. A handler found later (on a lazy bean, created on its first use) is
- * registered as it is found: it joins its subscription when that consumes already, and otherwise starts it with
- * its settings.
+ * here first, waiting {@code localqueue.bus.shutdown-timeout} in all, never longer than that phase allows. A handler
+ * found later (on a lazy bean, created on its first use) is registered as it is found: it joins its subscription
+ * when that consumes already, and otherwise starts it with its settings.
  *
  * @since 0.1.0
  */
