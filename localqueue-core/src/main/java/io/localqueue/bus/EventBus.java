@@ -639,10 +639,7 @@ public final class EventBus implements AutoCloseable {
 
     private boolean stopConsumers(Duration timeout) {
         synchronized (lifecycle) {
-            boolean drained = true;
-            for (SubscriptionConsumer consumer : consumers.values()) {
-                drained &= consumer.stop(timeout);
-            }
+            boolean drained = SubscriptionConsumer.stopAll(consumers.values(), timeout);
             consumers.clear();
             started = false;
             return drained;

@@ -102,28 +102,47 @@ final class SubscriptionConsumer {
         }
     }
 
-    /** Stops claiming, waits up to {@code drain} for running handlers, then hands back what was not started. */
-    boolean stop(Duration drain) {
+    /**
+     * Stops consumers within one wait, handing back what their handlers did not start: all stop claiming at once,
+     * then all get until {@code drain} is over for their running handlers, then those still running are interrupted
+     * together, so that the stop of many consumers takes no longer than the stop of one.
+     *
+     * @return true when every handler finished in time
+     */
+    static boolean stopAll(Collection<SubscriptionConsumer> consumers, Duration drain) {
+        long deadline = System.nanoTime() + drain.toNanos();
+        consumers.forEach(SubscriptionConsumer::stopClaiming);
+        boolean drained = true;
+        for (SubscriptionConsumer consumer : consumers) {
+            drained &= consumer.awaitHandlers(deadline);
+        }
+        long grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(drain.isZero() ? 5 : 1);
+        for (SubscriptionConsumer consumer : consumers) {
+            consumer.finish(grace);
+        }
+        return drained;
+    }
+
+    private void stopClaiming() {
         running = false;
         feed.wake();
         engine.wakeWaiters();
         threads.shutdown();
-        boolean drained;
-        try {
-            drained = threads.awaitTermination(drain.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            drained = false;
+    }
+
+    /** Waits for the running handlers until the deadline, then interrupts those still running. */
+    private boolean awaitHandlers(long deadlineNanos) {
+        if (awaitTermination(deadlineNanos)) {
+            return true;
         }
-        if (!drained) {
-            abandoned = true;
-            threads.shutdownNow();
-            try {
-                threads.awaitTermination(drain.isZero() ? 5 : 1, TimeUnit.SECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        abandoned = true;
+        threads.shutdownNow();
+        return false;
+    }
+
+    /** Gives interrupted handlers until {@code graceNanos} to hand their deliveries back, then closes. */
+    private void finish(long graceNanos) {
+        awaitTermination(graceNanos);
         feed.releaseAll();
         engine.flushSettlements();
         if (!lane.awaitReported(REPORTS_WAIT)) {
@@ -134,7 +153,15 @@ final class SubscriptionConsumer {
         timeouts.shutdownNow();
         stopObservingExpiries.run();
         engine.close();
-        return drained;
+    }
+
+    private boolean awaitTermination(long deadlineNanos) {
+        try {
+            return threads.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return threads.isTerminated();
+        }
     }
 
     /** Returns how many deliveries its handlers hold right now. */

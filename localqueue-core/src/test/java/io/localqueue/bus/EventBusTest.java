@@ -527,6 +527,52 @@ class EventBusTest extends BusTestBase {
         assertThat(stats(bus, "user.created").ready()).isEqualTo(1);
     }
 
+    @Test
+    void aStopInterruptsTheHandlersOfEverySubscriptionTogetherAndHandsTheirDeliveriesBackUncounted()
+            throws InterruptedException {
+        EventBus bus = open(BusTopology.empty());
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch interrupted = new CountDownLatch(2);
+        List<String> interruptedTogether = new CopyOnWriteArrayList<>();
+        List<String> redelivered = new CopyOnWriteArrayList<>();
+        AtomicInteger stops = new AtomicInteger();
+        EventHandler<Object> untilInterrupted = (event, context) -> {
+            if (stops.get() > 0) {
+                redelivered.add(context.subscription() + " attempt " + context.attempt());
+                return null;
+            }
+            running.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException stopped) {
+                interrupted.countDown();
+                // The other subscription's handler is interrupted at the same moment, not one wait later.
+                if (interrupted.await(500, TimeUnit.MILLISECONDS)) {
+                    interruptedTogether.add(context.subscription());
+                }
+                throw stopped;
+            }
+            return null;
+        };
+        bus.handler(UserCreated.class, untilInterrupted);
+        bus.handler(UserWelcomed.class, untilInterrupted);
+        bus.start();
+        bus.dispatch(new UserCreated("u-1", "Ann"));
+        bus.dispatch(new UserWelcomed("u-1"));
+        assertThat(running.await(10, TimeUnit.SECONDS)).as("both handlers run").isTrue();
+
+        assertThat(bus.stop(Duration.ofMillis(100))).as("handlers were still running").isFalse();
+        stops.incrementAndGet();
+
+        assertThat(interruptedTogether).containsExactlyInAnyOrder("user.created", "user.welcomed");
+        assertThat(stats(bus, "user.created")).isEqualTo(new QueueStats(1, 0, 0, 0));
+        assertThat(stats(bus, "user.welcomed")).isEqualTo(new QueueStats(1, 0, 0, 0));
+        bus.start();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> redelivered.size() == 2);
+        assertThat(redelivered).as("the interrupted deliveries were not counted")
+                .containsExactlyInAnyOrder("user.created attempt 1", "user.welcomed attempt 1");
+    }
+
     private FailedDelivery awaitOneDeadLetter(Subscription subscription) {
         await().atMost(10, TimeUnit.SECONDS).until(() -> subscription.listFailed().size() == 1);
         return subscription.listFailed().get(0);

@@ -230,9 +230,9 @@ public class LocalQueueProperties {
         private Duration maxWait = LocalQueueTemplate.DEFAULT_MAX_WAIT;
 
         /**
-         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue and put write
-         * the jobs once it commits and drop them if it rolls back (put returns AWAITING_COMMIT there, not an id).
-         * False writes at once everywhere, whatever becomes of the transaction.
+         * Whether LocalQueueTemplate follows the Spring-managed transaction a call runs in: enqueue writes the jobs
+         * once it commits and drops them if it rolls back, and put, which returns ids, throws IllegalStateException
+         * there. False writes at once everywhere, whatever becomes of the transaction.
          */
         private boolean transactionAware = true;
 
@@ -879,9 +879,10 @@ public class LocalQueueProperties {
 
         /**
          * How long the bus waits for running handlers at shutdown before interrupting them (their deliveries are
-         * handed back uncounted).
+         * handed back uncounted). Unset means spring.lifecycle.timeout-per-shutdown-phase less 5s (25s with Boot's
+         * defaults); never longer than that.
          */
-        private Duration shutdownTimeout = EventBus.DEFAULT_SHUTDOWN_TIMEOUT;
+        private @Nullable Duration shutdownTimeout;
 
         /**
          * How long an execution's hold on its source lasts without renewal; after a crash another process resumes
@@ -937,11 +938,11 @@ public class LocalQueueProperties {
             this.autoStartup = autoStartup;
         }
 
-        public Duration getShutdownTimeout() {
+        public @Nullable Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        public void setShutdownTimeout(Duration shutdownTimeout) {
+        public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }
 

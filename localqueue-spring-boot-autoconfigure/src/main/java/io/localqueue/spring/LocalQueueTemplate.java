@@ -6,7 +6,6 @@ import io.localqueue.QueueStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -16,11 +15,11 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Puts jobs on the application's queues, serializing payloads of any type as JSON. A transaction-aware template
- * (the default) follows the Spring-managed transaction a call runs in: every call writes the jobs once that
- * transaction commits and drops them when it rolls back; {@code enqueue…} returns an {@link EnqueueResult} that
- * gets the ids after the commit, and {@code put…}, whose ids a deferred job does not have yet, returns
- * {@link #AWAITING_COMMIT} in their place. Outside a transaction, and on the template {@link #immediate()}
- * returns, every call commits before it returns. On a queue at its {@code max-pending-jobs}, a write waits at most
+ * (the default) follows the Spring-managed transaction a call runs in: {@code enqueue…} writes the jobs once that
+ * transaction commits and drops them when it rolls back, returning an {@link EnqueueResult} that gets the ids after
+ * the commit, and {@code put…}, which returns ids a deferred job does not have yet, refuses to run there with an
+ * {@link IllegalStateException}. Outside a transaction, and on the template {@link #immediate()} returns, every call
+ * commits before it returns. On a queue at its {@code max-pending-jobs}, a write waits at most
  * the queue's producer wait ({@code localqueue.producer.max-wait}, 5 seconds by default) for room, then throws
  * {@link QueueFullException}, so that a full queue never holds a web request or the shutdown for long.
  *
@@ -30,14 +29,6 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
 
     /** How long a producer waits for room when nothing else is configured: 5 seconds. */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(5);
-
-    /**
-     * What {@code put…} returns for a job written only once the caller's transaction commits; never a job id, since
-     * ids are positive. Call {@code enqueue…} for the ids once written.
-     *
-     * @since 0.1.0
-     */
-    public static final long AWAITING_COMMIT = -1;
 
     private final LocalQueueRegistry queues;
     private final boolean transactionAware;
@@ -78,8 +69,11 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      *
      * @param queue the queue name
      * @param payload the payload, not null
-     * @return the job id, or {@link #AWAITING_COMMIT} when the job waits for the caller's transaction
+     * @return the job id
      * @throws QueueFullException when the queue is still full once the wait is over
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template, where the
+     *                               job would have no id before the commit: call {@code enqueue} or
+     *                               {@code immediate().put} there
      */
     public long put(String queue, Object payload) {
         return put(queue, payload, null);
@@ -92,9 +86,9 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      * @param queue the queue name
      * @param payload the payload, not null
      * @param jobId the deduplication key, or null for none
-     * @return the id of the new or existing job, or {@link #AWAITING_COMMIT} when it waits for the caller's
-     *         transaction
+     * @return the id of the new or existing job
      * @throws QueueFullException when the queue is still full once the wait is over
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
      */
     public long put(String queue, Object payload, @Nullable String jobId) {
         return put(queue, payload, jobId, maxWait(queue));
@@ -102,24 +96,21 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
 
     /**
      * Commits one job like {@link #put(String, Object, String)}, waiting at most {@code timeout} for room instead of
-     * the queue's producer wait; a job deferred to the caller's transaction's commit waits the producer wait then.
+     * the queue's producer wait.
      *
      * @param queue the queue name
      * @param payload the payload, not null
      * @param jobId the deduplication key, or null for none
      * @param timeout how long to wait for room; {@code Duration.ZERO} makes one attempt
-     * @return the id of the new or existing job, or {@link #AWAITING_COMMIT} when it waits for the caller's
-     *         transaction
+     * @return the id of the new or existing job
      * @throws QueueFullException when there is still no room once the timeout passes
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
      */
     public long put(String queue, Object payload, @Nullable String jobId, Duration timeout) {
         if (payload == null) {
             throw new IllegalArgumentException("payload must not be null");
         }
-        if (deferring()) {
-            enqueue(queue, payload, jobId);
-            return AWAITING_COMMIT;
-        }
+        refuseInsideTransaction("put", queue);
         return interceptor.intercept(queue, List.of(EnqueueItem.of(payload, jobId)),
                 prepared -> queues.queue(queue).putMany(prepared, timeout).get(0));
     }
@@ -130,12 +121,13 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      *
      * @param queue the queue name
      * @param items the jobs, each with an optional job id and headers
-     * @return the ids in input order, each {@link #AWAITING_COMMIT} when the batch waits for the caller's
-     *         transaction
+     * @return the ids in input order
      * @throws QueueFullException when the batch still does not fit once the wait is over
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
      */
     public List<Long> putMany(String queue, List<? extends EnqueueItem<?>> items) {
-        return ids(enqueueBatch(queue, batch(items)));
+        refuseInsideTransaction("putMany", queue);
+        return enqueueBatch(queue, batch(items)).ids();
     }
 
     /**
@@ -144,12 +136,13 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      *
      * @param queue the queue name
      * @param payloads the payloads
-     * @return the ids in input order, each {@link #AWAITING_COMMIT} when the batch waits for the caller's
-     *         transaction
+     * @return the ids in input order
      * @throws QueueFullException when the batch still does not fit once the wait is over
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
      */
     public List<Long> putAll(String queue, Collection<?> payloads) {
-        return ids(enqueueBatch(queue, batch(payloads)));
+        refuseInsideTransaction("putAll", queue);
+        return enqueueBatch(queue, batch(payloads)).ids();
     }
 
     /**
@@ -297,9 +290,17 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
         return transactionAware && transactions.deferring();
     }
 
-    /** The ids of a written batch, or {@link #AWAITING_COMMIT} for each job of a deferred one. */
-    private static List<Long> ids(EnqueueResult result) {
-        return result.isDeferred() ? Collections.nCopies(result.jobCount(), AWAITING_COMMIT) : result.ids();
+    /**
+     * Refuses a call that returns ids where the jobs would be written only at the commit, so that no caller ever
+     * stores an id a job does not have.
+     */
+    private void refuseInsideTransaction(String method, String queue) {
+        if (deferring()) {
+            throw new IllegalStateException(method + "(...) on queue '" + queue + "' was called inside a "
+                    + "Spring-managed transaction, where the job would have no id before the commit. Call "
+                    + "enqueue(...) to write it once the transaction commits (its EnqueueResult gets the id then), "
+                    + "or immediate().put(...) to write it at once, kept even if the transaction rolls back.");
+        }
     }
 
     private static List<EnqueueItem<Object>> batch(List<? extends EnqueueItem<?>> items) {

@@ -31,6 +31,14 @@ public final class AppHttp {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sends {@code POST path} with no body and no {@code Content-Type}, as {@code curl -X POST} does. */
+    public HttpResponse<String> post(ConfigurableApplicationContext app, String path)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(TIMEOUT)
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static URI uri(ConfigurableApplicationContext app, String path) {
         return URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.listener.ShutdownPhase;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,13 +17,13 @@ class ListenerShutdownTimeoutTest extends ContextRunnerTestBase {
 
     @Test
     void theDrainFitsThePhaseWithAMarginOfFiveSecondsOrAFifth() {
-        assertThat(QueueListenerEndpointRegistry.maxShutdownTimeout(Duration.ofSeconds(30)))
+        assertThat(ShutdownPhase.maxWait(Duration.ofSeconds(30)))
                 .isEqualTo(Duration.ofSeconds(25));
-        assertThat(QueueListenerEndpointRegistry.maxShutdownTimeout(Duration.ofMinutes(2)))
+        assertThat(ShutdownPhase.maxWait(Duration.ofMinutes(2)))
                 .isEqualTo(Duration.ofSeconds(115));
-        assertThat(QueueListenerEndpointRegistry.maxShutdownTimeout(Duration.ofSeconds(10)))
+        assertThat(ShutdownPhase.maxWait(Duration.ofSeconds(10)))
                 .isEqualTo(Duration.ofSeconds(8));
-        assertThat(QueueListenerEndpointRegistry.maxShutdownTimeout(Duration.ZERO)).isZero();
+        assertThat(ShutdownPhase.maxWait(Duration.ZERO)).isZero();
     }
 
     @Test
@@ -52,6 +53,16 @@ class ListenerShutdownTimeoutTest extends ContextRunnerTestBase {
         assertThat(output).contains("WARN").contains("@QueueListener 'emails.handle' would wait up to 60s")
                 .contains("Spring waits 30s").contains("It will wait 25s")
                 .contains("raise spring.lifecycle.timeout-per-shutdown-phase to at least 65s");
+    }
+
+    @Test
+    void listenersWaitingLongerThanThePhaseAreNamedInOneWarning(CapturedOutput output) {
+        onListener().withBean("reports", Listener.class, Listener::new)
+                .withPropertyValues("localqueue.listener.shutdown-timeout=60s")
+                .run(context -> assertThat(context).hasNotFailed());
+
+        assertThat(output).contains("@QueueListener 'emails.handle', 'reports.handle' would wait up to 60s");
+        assertThat(output.toString().split("would wait up to", -1)).as("one warning").hasSize(2);
     }
 
     private org.springframework.boot.test.context.runner.ApplicationContextRunner onListener() {

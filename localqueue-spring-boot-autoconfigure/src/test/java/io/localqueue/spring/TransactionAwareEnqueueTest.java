@@ -12,6 +12,7 @@ import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -254,36 +255,29 @@ class TransactionAwareEnqueueTest extends ContextRunnerTestBase {
     }
 
     @Test
-    void putInsideATransactionIsDeferredToItsCommitAndReturnsNoIdYet() {
+    void everyPutThatReturnsIdsIsRefusedInsideATransactionNamingEnqueueAndImmediate() {
         app().run(context -> {
             Shop shop = shop(context);
+            Email email = new Email("a@example.com", "put");
+            List<Runnable> puts = List.of(
+                    () -> shop.queues.put(EMAILS, email),
+                    () -> shop.queues.put(EMAILS, email, "put-1"),
+                    () -> shop.queues.put(EMAILS, email, "put-1", Duration.ZERO),
+                    () -> shop.queues.putMany(EMAILS, List.of(EnqueueItem.of(email))),
+                    () -> shop.queues.putAll(EMAILS, List.of(email)));
 
-            List<Long> returned = shop.tx.required(() -> {
-                List<Long> ids = new ArrayList<>();
-                ids.add(shop.queues.put(EMAILS, new Email("a@example.com", "put")));
-                ids.addAll(shop.queues.putMany(EMAILS, List.of(EnqueueItem.of(new Email("b@example.com", "many")))));
-                ids.addAll(shop.queues.putAll(EMAILS, List.of(new Email("c@example.com", "all"))));
-                assertThat(shop.queues.stats(EMAILS).ready()).as("nothing before the commit").isZero();
-                return ids;
-            });
+            for (Runnable put : puts) {
+                assertThatThrownBy(() -> shop.tx.required(() -> {
+                    put.run();
+                    return null;
+                })).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("inside a Spring-managed transaction")
+                        .hasMessageContaining("enqueue(...)")
+                        .hasMessageContaining("immediate().put(...)");
+            }
 
-            assertThat(returned).containsOnly(LocalQueueTemplate.AWAITING_COMMIT).hasSize(3);
-            assertThat(shop.queues.stats(EMAILS).ready()).isEqualTo(3);
-        });
-    }
-
-    @Test
-    void putInsideATransactionThatRollsBackWritesNothing() {
-        app().run(context -> {
-            Shop shop = shop(context);
-
-            assertThatThrownBy(() -> shop.tx.required(() -> {
-                shop.queues.put(EMAILS, new Email("a@example.com", "put"));
-                shop.queues.putAll(EMAILS, List.of(new Email("c@example.com", "all")));
-                throw new IllegalStateException("rolls back");
-            })).hasMessage("rolls back");
-
-            assertThat(shop.queues.stats(EMAILS).ready()).isZero();
+            assertThat(shop.queues.stats(EMAILS).ready()).as("nothing written, now or at a commit").isZero();
+            assertThat(shop.tx.required(() -> shop.queues.immediate().put(EMAILS, email))).isPositive();
         });
     }
 

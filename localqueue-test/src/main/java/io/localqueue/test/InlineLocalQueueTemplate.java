@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The template of inline mode: each put or enqueue commits as usual, then runs the queue's listeners on the calling
- * thread until no job of that queue is due, before it returns. Inside a transaction the jobs are written only once
- * it commits, so they run at the next {@code drain}, not at the call.
+ * thread until no job of that queue is due, before it returns. Inside a transaction an enqueue's jobs are written only
+ * once it commits, so they run at the next {@code drain}, not at the call; a put refuses to run there, as the
+ * template it stands for does.
  */
 final class InlineLocalQueueTemplate extends LocalQueueTemplate {
 

@@ -306,7 +306,8 @@ public class LocalQueueEndpoint {
         return known == null ? null : QueueActions.run(known, action);
     }
 
-    private boolean isSubscriptions(String target) {
+    /** Whether a two-segment path names a subscription of the bus, not a queue. */
+    boolean isSubscriptions(String target) {
         return bus != null && SUBSCRIPTIONS.equals(target);
     }
 

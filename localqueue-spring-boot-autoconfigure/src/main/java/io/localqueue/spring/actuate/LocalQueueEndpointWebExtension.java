@@ -74,6 +74,28 @@ public class LocalQueueEndpointWebExtension {
     }
 
     /**
+     * Answers the two-segment writes sent without a JSON body, as {@code curl -X POST} sends them, which Spring would
+     * otherwise refuse for their missing {@code Content-Type}: the actions that take nothing (replaying every dead
+     * letter, pausing, resuming) run as {@link #act} runs them; a queue's purge answers 400 rather than delete every
+     * finished job, since a duration sent another way than in the body would be lost; a subscription's replay
+     * answers 400 for its missing {@code messageId}.
+     *
+     * @param target the queue name, or {@value LocalQueueEndpoint#SUBSCRIPTIONS}
+     * @param action the action, or the subscription's name
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public WebEndpointResponse<?> actWithoutBody(@Selector String target, @Selector String action) {
+        if (QueueActions.PURGE.equals(action) && !endpoint.isSubscriptions(target)) {
+            return new WebEndpointResponse<>(Map.of("error", "a purge takes a JSON body, sent with Content-Type: "
+                    + "application/json: {\"olderThan\": \"7d\"} deletes the finished jobs unchanged for 7 days, {} "
+                    + "every finished job"), WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
+        return act(target, action, null, null);
+    }
+
+    /**
      * Runs an action on a whole subscription like
      * {@link LocalQueueEndpoint#actOnSubscription(String, String, String)}: 200 with what happened, 404 for a
      * subscription the application does not know or an action that does not exist for one.

@@ -20,10 +20,11 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Health of the queue file: DOWN when it no longer exists (its directory was removed under the application), cannot
- * be read or its quick integrity check fails (the check reads the
- * whole file, so its result is reused for a configurable interval); the details list each queue's counts and each
- * event-bus subscription's (with whether it consumes here), from their last snapshots ({@link ObservedQueues}) with
- * how many seconds old they are, and the check's findings.
+ * be read or its quick integrity check fails (the check reads the whole file, so its result is reused for a
+ * configurable interval, but never shown while the store does not answer: integrity is then {@code unknown}, beside
+ * the error); the details list each queue's counts and each event-bus subscription's (with whether it consumes
+ * here), from their last snapshots ({@link ObservedQueues}) with how many seconds old they are, and the check's
+ * findings.
  *
  * @since 0.1.0
  */
@@ -54,14 +55,19 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
      * Creates the indicator of an application with an event bus.
      *
      * @param observed the application's queues, as they are reported
-     * @param integrityInterval how long a quick integrity check's result is reused
+     * @param integrityInterval how long a quick integrity check's result is reused; zero checks at every call
      * @param clock the clock that times that reuse
      * @param bus the event bus whose subscriptions the details list, or null for none
+     * @throws IllegalArgumentException when {@code integrityInterval} is null or negative
      * @since 0.1.0
      */
     public LocalQueueHealthIndicator(ObservedQueues observed, Duration integrityInterval, Clock clock,
                                      @Nullable EventBus bus) {
         super("localqueue health check failed");
+        if (integrityInterval == null || integrityInterval.isNegative()) {
+            throw new IllegalArgumentException("integrity check interval must be zero or more, got "
+                    + integrityInterval);
+        }
         this.queues = observed.queues();
         this.observed = observed;
         this.integrityInterval = integrityInterval;
@@ -78,15 +84,14 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
                             + "reopens it");
             return;
         }
-        IntegrityCheckResult integrity = integrity();
         if (database.isFile()) {
             builder.withDetail("file", database.file().toString());
         } else {
             builder.withDetail("store", database.engine()).withDetail("location", database.location());
         }
-        builder.withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         Map<String, Object> details = new LinkedHashMap<>();
         Map<String, Object> subscriptions = new LinkedHashMap<>();
+        IntegrityCheckResult integrity;
         try {
             for (String name : queues.queueNames()) {
                 details.put(name, summary(observed.diagnostics(name)));
@@ -100,10 +105,13 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
                     subscriptions.put(name, summary);
                 }
             }
-        } catch (RuntimeException unreadable) {
-            builder.down(unreadable);
+            integrity = integrity();
+        } catch (RuntimeException unreachable) {
+            // The store did not answer now: an earlier check says nothing of what it holds, so none is shown.
+            builder.down(unreachable).withDetail("integrity", "unknown");
             return;
         }
+        builder.withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         builder.status(integrity.ok() ? "UP" : "DOWN").withDetail("queues", details);
         if (bus != null) {
             builder.withDetail("subscriptions", subscriptions);

@@ -15,6 +15,7 @@ import io.localqueue.spring.bus.CompositeDeliveryObserver;
 import io.localqueue.spring.bus.EventBusLifecycle;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -65,17 +67,21 @@ class LocalQueueBusConfiguration {
     @ConditionalOnMissingBean
     EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
                                                   ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers,
-                                                  DeliveryPolicy delivery, ObjectProvider<QueueSettings> queues) {
+                                                  DeliveryPolicy delivery, ObjectProvider<QueueSettings> queues,
+                                                  Environment environment) {
         LocalQueueProperties.Bus settings = properties.getBus();
-        apply("localqueue.bus.shutdown-timeout", settings.getShutdownTimeout(), () -> {
-            if (settings.getShutdownTimeout().isNegative()) {
+        Duration shutdownTimeout = settings.getShutdownTimeout();
+        apply("localqueue.bus.shutdown-timeout", shutdownTimeout, () -> {
+            if (shutdownTimeout != null && shutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("must not be negative");
             }
             return null;
         });
         QueueSettings base = queues.getIfUnique();
-        return new EventBusLifecycle(bus, settings, handlers.getIfUnique(),
+        EventBusLifecycle lifecycle = new EventBusLifecycle(bus, settings, handlers.getIfUnique(),
                 base == null ? null : busSettings(settings, delivery, base));
+        lifecycle.setShutdownPhaseTimeout(QueueListenerConfiguration.shutdownPhaseTimeout(environment));
+        return lifecycle;
     }
 
     /** The bus's delivery policy: {@code localqueue.bus.delivery.lease} and {@code .max-retries} over the queues'. */

@@ -6,6 +6,7 @@ import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.bus.EventBus;
 import io.localqueue.spring.EnqueueInterceptor;
 import io.localqueue.spring.LocalQueueDataSource;
 import io.localqueue.spring.LocalQueueProperties;
@@ -15,6 +16,7 @@ import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.PayloadSerializers;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -152,6 +154,14 @@ class LocalQueueDatabaseConfiguration {
     static @Nullable JsonMapper applicationMapper(LocalQueueProperties properties,
                                                   ObjectProvider<JsonMapper> applicationMapper) {
         return properties.getJson().isApplicationMapper() ? applicationMapper.getIfUnique() : null;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StartupSummary localQueueStartupSummary(ObjectProvider<LocalQueueDatabase> database,
+                                            ObjectProvider<QueueListenerEndpointRegistry> listeners,
+                                            ObjectProvider<EventBus> bus, LocalQueueProperties properties) {
+        return new StartupSummary(database, listeners, bus, properties.getBus().isAutoStartup());
     }
 
     @Bean

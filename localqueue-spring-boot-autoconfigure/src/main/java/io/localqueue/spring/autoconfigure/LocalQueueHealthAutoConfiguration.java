@@ -6,6 +6,7 @@ import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueHealthIndicator;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,7 +32,8 @@ public final class LocalQueueHealthAutoConfiguration {
     @ConditionalOnMissingBean(name = "localqueueHealthIndicator")
     LocalQueueHealthIndicator localqueueHealthIndicator(ObservedQueues queues, LocalQueueProperties properties,
                                                         ObjectProvider<EventBus> bus) {
-        return new LocalQueueHealthIndicator(queues, properties.getHealth().getIntegrityCheckInterval(),
-                Clock.systemUTC(), bus.getIfUnique());
+        Duration interval = properties.getHealth().getIntegrityCheckInterval();
+        return PropertyChecks.apply("localqueue.health.integrity-check-interval", interval,
+                () -> new LocalQueueHealthIndicator(queues, interval, Clock.systemUTC(), bus.getIfUnique()));
     }
 }

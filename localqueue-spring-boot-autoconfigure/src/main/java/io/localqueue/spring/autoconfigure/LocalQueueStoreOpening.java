@@ -5,6 +5,8 @@ import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.LocalQueueException;
 import io.localqueue.spring.LocalQueueProperties;
+import java.nio.file.Path;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -13,9 +15,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * Opens the database {@code localqueue.store} names: the file in {@code localqueue.path}, or PostgreSQL through a
- * DataSource marked {@code @LocalQueueDataSource} or {@code localqueue.postgresql.url}, never through a DataSource
- * that is not marked. What contradicts itself ends the start naming the property.
+ * Opens the database {@code localqueue.store} names: the file in {@code localqueue.path} (made absolute, so that
+ * every message names the same path), or PostgreSQL through a DataSource marked {@code @LocalQueueDataSource} or
+ * {@code localqueue.postgresql.url}, never through a DataSource that is not marked. What contradicts itself ends the
+ * start naming the property; a store that refuses ends it with Boot's failure report, saying where and what to do.
  */
 final class LocalQueueStoreOpening {
 
@@ -41,11 +44,15 @@ final class LocalQueueStoreOpening {
                         + "bean is marked @LocalQueueDataSource, but the queues are kept in SQLite: set "
                         + "localqueue.store=postgresql to keep them in that DataSource, or remove the mark");
             }
+            Path directory = properties.getPath().toAbsolutePath().normalize();
             if (postgresql.getUrl() != null) {
                 log.warn("localqueue.postgresql.url is set, but localqueue.store is sqlite: the queues are kept in "
-                        + "{}; set localqueue.store=postgresql to keep them in PostgreSQL", properties.getPath());
+                        + "{}; set localqueue.store=postgresql to keep them in PostgreSQL", directory);
             }
-            return LocalQueueDatabase.open(properties.getPath());
+            String given = properties.getPath().toString();
+            return opened("localqueue.path " + directory + (given.equals(directory.toString()) ? ""
+                    : " (set as " + given + ")"), refused -> QueueFileAdvice.action(directory, refused),
+                    () -> LocalQueueDatabase.open(directory));
         }
         String schema = postgresql.getSchema();
         if (marked != null) {
@@ -54,9 +61,9 @@ final class LocalQueueStoreOpening {
                         + "DataSource bean is marked @LocalQueueDataSource too: name the database one way, the "
                         + "marked DataSource or the URL");
             }
-            return opened("the DataSource marked @LocalQueueDataSource", "Check that the marked DataSource reaches a "
-                    + "PostgreSQL server that is up, and that its user may create schema '" + schema + "' or use it ("
-                    + PREFIX + "schema).", () -> apply(PREFIX + "schema", schema,
+            return opened("the DataSource marked @LocalQueueDataSource", refused -> "Check that the marked DataSource "
+                    + "reaches a PostgreSQL server that is up, and that its user may create schema '" + schema
+                    + "' or use it (" + PREFIX + "schema).", () -> apply(PREFIX + "schema", schema,
                     () -> LocalQueueDatabase.open(marked, schema)));
         }
         String url = postgresql.getUrl();
@@ -77,17 +84,18 @@ final class LocalQueueStoreOpening {
         }
         apply(PREFIX + "schema", schema, () -> server.schema(schema));
         apply(PREFIX + "pool-size", postgresql.getPoolSize(), () -> server.poolSize(postgresql.getPoolSize()));
-        return opened(url, "Check that the server is up, that " + PREFIX + "url, " + PREFIX + "username and "
-                + PREFIX + "password are right, and that the user may create schema '" + schema + "' or use it ("
-                + PREFIX + "schema).", server::open);
+        return opened(url, refused -> "Check that the server is up, that " + PREFIX + "url, " + PREFIX
+                + "username and " + PREFIX + "password are right, and that the user may create schema '" + schema
+                + "' or use it (" + PREFIX + "schema).", server::open);
     }
 
-    /** Opens the database, reporting a store that refuses with where it is and what to check. */
-    private static LocalQueueDatabase opened(String where, String action, Supplier<LocalQueueDatabase> open) {
+    /** Opens the database, reporting a store that refuses with where it is and what to do about the refusal. */
+    private static LocalQueueDatabase opened(String where, Function<LocalQueueException, String> action,
+                                             Supplier<LocalQueueDatabase> open) {
         try {
             return open.get();
         } catch (LocalQueueException refused) {
-            throw new UnavailableStoreException(where, action, refused);
+            throw new UnavailableStoreException(where, action.apply(refused), refused);
         }
     }
 }

@@ -16,6 +16,7 @@ import io.localqueue.spring.listener.JobHandlerDecorator;
 import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.localqueue.spring.listener.QueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.listener.ShutdownPhase;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +42,6 @@ class QueueListenerConfiguration {
     static final String DEFAULT_FACTORY = "localQueueListenerContainerFactory";
 
     private static final String CONFIGURER = "queueListenerContainerFactoryConfigurer";
-    private static final String SHUTDOWN_PHASE_PROPERTY = "spring.lifecycle.timeout-per-shutdown-phase";
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -106,15 +106,18 @@ class QueueListenerConfiguration {
         return registry;
     }
 
-    /** How long Spring waits for each shutdown phase, the listeners' included: Boot's property, or its default. */
-    private static Duration shutdownPhaseTimeout(Environment environment) {
-        return Binder.get(environment).bind(SHUTDOWN_PHASE_PROPERTY, Duration.class)
+    /**
+     * How long Spring waits for each shutdown phase, the listeners' and the event bus's included: Boot's property, or
+     * its default.
+     */
+    static Duration shutdownPhaseTimeout(Environment environment) {
+        return Binder.get(environment).bind(ShutdownPhase.PROPERTY, Duration.class)
                 .orElseGet(() -> new LifecycleProperties().getTimeoutPerShutdownPhase());
     }
 
     /** The listeners' shutdown timeout when none is configured: as long as the shutdown phase allows. */
     private static Duration defaultShutdownTimeout(Environment environment) {
-        return QueueListenerEndpointRegistry.maxShutdownTimeout(shutdownPhaseTimeout(environment));
+        return ShutdownPhase.maxWait(shutdownPhaseTimeout(environment));
     }
 
     private static WorkerObserver composite(ObjectProvider<WorkerObserver> provider) {

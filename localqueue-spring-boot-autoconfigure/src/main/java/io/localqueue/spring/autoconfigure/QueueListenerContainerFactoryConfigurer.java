@@ -49,10 +49,12 @@ public final class QueueListenerContainerFactoryConfigurer {
                 () -> factory.setConcurrency(listener.getConcurrency()));
         PropertyChecks.set("localqueue.listener.poll-interval", listener.getPollInterval(),
                 () -> factory.setPollInterval(listener.getPollInterval()));
-        factory.setHeartbeatInterval(listener.getHeartbeatInterval());
+        PropertyChecks.set("localqueue.listener.heartbeat-interval", listener.getHeartbeatInterval(),
+                () -> factory.setHeartbeatInterval(listener.getHeartbeatInterval()));
         factory.setAutoStartup(listener.isAutoStartup());
         Duration shutdownTimeout = listener.getShutdownTimeout();
-        factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout);
+        PropertyChecks.set("localqueue.listener.shutdown-timeout", shutdownTimeout,
+                () -> factory.setShutdownTimeout(shutdownTimeout != null ? shutdownTimeout : defaultShutdownTimeout));
         factory.setAckMode(listener.getAckMode());
         PropertyChecks.set("localqueue.listener.batch-size", listener.getBatchSize(),
                 () -> factory.setBatchSize(listener.getBatchSize()));

@@ -9,6 +9,7 @@ import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.listener.ShutdownPhase;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -24,10 +25,10 @@ import org.springframework.context.SmartLifecycle;
  * registered in code while beans were created take part too) are registered with
  * {@code localqueue.bus.subscriptions.*} applied over their attributes, so that with
  * {@code localqueue.bus.auto-startup=false} an execution still finds them (and starts them for its call). Stops
- * consuming in the same shutdown phase as the queue listeners, ending the executions running here first, waiting
- * {@code localqueue.bus.shutdown-timeout} in all. A handler found later (on a lazy bean, created on its first use) is
- * registered as it is found: it joins its subscription when that consumes already, and otherwise starts it with
- * its settings.
+ * consuming in the same shutdown phase as the queue listeners, on a thread of its own, ending the executions running
+ * here first, waiting {@code localqueue.bus.shutdown-timeout} in all, never longer than that phase allows. A handler
+ * found later (on a lazy bean, created on its first use) is registered as it is found: it joins its subscription
+ * when that consumes already, and otherwise starts it with its settings.
  *
  * @since 0.1.0
  */
@@ -47,6 +48,7 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
     /** Set once the handlers found while the beans were created are registered; later ones come one by one. */
     private boolean registered;
     private volatile boolean running;
+    private volatile @Nullable ShutdownPhase shutdownPhase;
 
     /**
      * Creates the lifecycle of a bus.
@@ -64,6 +66,19 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
         this.properties = properties;
         this.handlers = handlers;
         this.settings = settings;
+    }
+
+    /**
+     * Tells the lifecycle how long Spring waits for its shutdown phase ({@code spring.lifecycle.timeout-per-shutdown-phase}
+     * in Spring Boot): a stop then waits at most {@link ShutdownPhase#maxWait(Duration)} of it, which is also the wait
+     * when {@code localqueue.bus.shutdown-timeout} is unset, and starting warns once when that setting is longer. Null,
+     * the default, waits {@code localqueue.bus.shutdown-timeout}, or {@link EventBus#DEFAULT_SHUTDOWN_TIMEOUT}.
+     *
+     * @param phaseTimeout the phase's timeout, zero or more, or null when unknown
+     * @since 0.1.0
+     */
+    public void setShutdownPhaseTimeout(@Nullable Duration phaseTimeout) {
+        this.shutdownPhase = phaseTimeout == null ? null : new ShutdownPhase(phaseTimeout);
     }
 
     /** Registers the handlers found while the beans were created, with their subscriptions' settings. */
@@ -88,6 +103,12 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
     public void start() {
         synchronized (registration) {
             afterSingletonsInstantiated();
+            ShutdownPhase phase = shutdownPhase;
+            Duration configured = properties.getShutdownTimeout();
+            if (phase != null && configured != null) {
+                phase.warnIfCut(log, "Event bus '" + bus.name() + "'", "handlers", "localqueue.bus.shutdown-timeout",
+                        configured);
+            }
             bus.start();
             running = true;
         }
@@ -124,14 +145,30 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
 
     @Override
     public void stop() {
-        Duration timeout = properties.getShutdownTimeout();
+        Duration timeout = shutdownTimeout();
         log.info("Stopping event bus '{}': waiting up to {} for running executions and handlers", bus.name(),
-                timeout);
+                ShutdownPhase.print(timeout));
         if (!bus.stop(timeout)) {
             log.warn("Event bus '{}' interrupted handlers still running after {}; their deliveries are ready again",
-                    bus.name(), timeout);
+                    bus.name(), ShutdownPhase.print(timeout));
         }
         running = false;
+    }
+
+    /** Stops on a thread of its own, so that Spring's timeout for the phase holds whatever the handlers do. */
+    @Override
+    public void stop(Runnable callback) {
+        ShutdownPhase.stopInBackground("localqueue-bus-stop", this::stop, callback);
+    }
+
+    /** The configured wait cut to fit the shutdown phase, or, unset, all the phase allows. */
+    private Duration shutdownTimeout() {
+        ShutdownPhase phase = shutdownPhase;
+        Duration configured = properties.getShutdownTimeout();
+        if (phase == null) {
+            return configured != null ? configured : EventBus.DEFAULT_SHUTDOWN_TIMEOUT;
+        }
+        return configured != null ? phase.fit(configured) : phase.maxWait();
     }
 
     @Override

@@ -74,9 +74,13 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
     /**
      * Sets how often running jobs' leases are renewed; null means a third of each queue's lease.
      *
-     * @param heartbeatInterval shorter than every listened queue's lease, or null
+     * @param heartbeatInterval positive and shorter than every listened queue's lease, or null
+     * @throws IllegalArgumentException when {@code heartbeatInterval} is zero or negative
      */
     public void setHeartbeatInterval(@Nullable Duration heartbeatInterval) {
+        if (heartbeatInterval != null && (heartbeatInterval.isZero() || heartbeatInterval.isNegative())) {
+            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeatInterval);
+        }
         this.heartbeatInterval = heartbeatInterval;
     }
 
@@ -94,8 +98,12 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
      * phase allows, and warns at start when this is longer.
      *
      * @param shutdownTimeout zero or more
+     * @throws IllegalArgumentException when {@code shutdownTimeout} is null or negative
      */
     public void setShutdownTimeout(Duration shutdownTimeout) {
+        if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
+            throw new IllegalArgumentException("shutdown timeout must be zero or more, got " + shutdownTimeout);
+        }
         this.shutdownTimeout = shutdownTimeout;
     }
 

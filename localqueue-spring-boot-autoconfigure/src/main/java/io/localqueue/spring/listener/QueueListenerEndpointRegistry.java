@@ -7,9 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,8 +15,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.format.annotation.DurationFormat;
-import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * Starts the {@code @QueueListener} containers after every other bean is ready (a late lifecycle phase) and stops
@@ -35,17 +31,15 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
     public static final int PHASE = Integer.MAX_VALUE - 1000;
 
     private static final Logger log = LoggerFactory.getLogger(QueueListenerEndpointRegistry.class);
-    private static final Duration MARGIN = Duration.ofSeconds(5);
 
     private final QueueListenerAnnotationBeanPostProcessor collector;
     private final BeanFactory beanFactory;
     private final QueueListenerContainerFactory defaultFactory;
     private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
-    private final Set<QueueListenerContainer> warned = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
     private volatile boolean autoStartup = true;
     private boolean handedOver;
-    private volatile @Nullable Duration shutdownPhaseTimeout;
+    private volatile @Nullable ShutdownPhase shutdownPhase;
 
     /**
      * Creates the registry.
@@ -62,27 +56,15 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
     }
 
     /**
-     * Returns the longest a listener may wait for its running invocations within a shutdown phase of
-     * {@code phaseTimeout}: the phase less a margin of 5 seconds (a fifth of a phase under 25 seconds), which leaves
-     * the phase time to interrupt what still runs and record what finished.
-     *
-     * @param phaseTimeout Spring's timeout for the phase, zero or more
-     * @return the longest shutdown timeout that fits the phase
-     */
-    public static Duration maxShutdownTimeout(Duration phaseTimeout) {
-        Duration fifth = phaseTimeout.dividedBy(5);
-        return phaseTimeout.minus(fifth.compareTo(MARGIN) < 0 ? fifth : MARGIN);
-    }
-
-    /**
      * Tells the registry how long Spring waits for its shutdown phase ({@code spring.lifecycle.timeout-per-shutdown-phase}
-     * in Spring Boot): stops then wait at most {@link #maxShutdownTimeout(Duration)} of it, and starting warns about
-     * every listener whose own shutdown timeout is longer. Null, the default, leaves each listener its own timeout.
+     * in Spring Boot): stops then wait at most {@link ShutdownPhase#maxWait(Duration)} of it, and starting warns once,
+     * naming every listener whose own shutdown timeout is longer. Null, the default, leaves each listener its own
+     * timeout.
      *
      * @param phaseTimeout the phase's timeout, zero or more, or null when unknown
      */
     public void setShutdownPhaseTimeout(@Nullable Duration phaseTimeout) {
-        this.shutdownPhaseTimeout = phaseTimeout;
+        this.shutdownPhase = phaseTimeout == null ? null : new ShutdownPhase(phaseTimeout);
     }
 
     /**
@@ -98,6 +80,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
     public void start() {
         takeOverEndpoints();
         synchronized (this) {
+            warnIfLongerThanThePhase(containers.values());
             for (QueueListenerContainer container : containers.values()) {
                 startIfAutomatic(container);
             }
@@ -133,12 +116,12 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
         QueueListenerContainer container = factoryFor(endpoint).createContainer(endpoint);
         containers.put(endpoint.id(), container);
         if (running) {
+            warnIfLongerThanThePhase(List.of(container));
             startIfAutomatic(container);
         }
     }
 
     private void startIfAutomatic(QueueListenerContainer container) {
-        warnIfLongerThanThePhase(container);
         if (container.isAutoStartup() && !container.isRunning()) {
             container.start();
             log.debug("Started @QueueListener '{}' on queue '{}'", container.endpoint().id(),
@@ -153,7 +136,7 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
 
     @Override
     public void stop(Runnable callback) {
-        inThread("localqueue-listener-stop", this::stopAll).whenComplete((ignored, failure) -> callback.run());
+        ShutdownPhase.stopInBackground("localqueue-listener-stop", this::stopAll, callback);
     }
 
     @Override
@@ -213,61 +196,43 @@ public class QueueListenerEndpointRegistry implements SmartLifecycle, SmartIniti
             running = false;
             all = new ArrayList<>(containers.values());
         }
-        Duration phase = shutdownPhaseTimeout;
+        ShutdownPhase phase = shutdownPhase;
         List<CompletableFuture<Void>> stops = new ArrayList<>();
         for (QueueListenerContainer container : all) {
-            Duration wait = phase == null ? container.shutdownTimeout() : maxShutdownTimeout(phase);
+            Duration wait = phase == null ? container.shutdownTimeout() : phase.maxWait();
             int running = container.activeJobs();
             if (running > 0 && container.isRunning()) {
                 log.info("Stopping @QueueListener '{}': waiting up to {} for {} running job(s)",
-                        container.endpoint().id(), print(container.within(wait)), running);
+                        container.endpoint().id(), ShutdownPhase.print(container.within(wait)), running);
             }
-            stops.add(inThread("localqueue-listener-stop-" + container.endpoint().id(), () -> container.stop(wait)));
+            stops.add(ShutdownPhase.inThread("localqueue-listener-stop-" + container.endpoint().id(),
+                    () -> container.stop(wait)));
         }
         CompletableFuture.allOf(stops.toArray(new CompletableFuture<?>[0])).join();
     }
 
-    /** Warns once about a listener that would wait for its jobs longer than Spring waits for this phase. */
-    private void warnIfLongerThanThePhase(QueueListenerContainer container) {
-        Duration phase = shutdownPhaseTimeout;
-        if (phase == null || warned.contains(container)) {
+    /**
+     * Warns once in all, naming these listeners, when any of them would wait for its jobs longer than Spring waits for
+     * this phase.
+     */
+    private void warnIfLongerThanThePhase(Collection<QueueListenerContainer> candidates) {
+        ShutdownPhase phase = shutdownPhase;
+        if (phase == null) {
             return;
         }
-        Duration wanted = container.shutdownTimeout();
-        Duration fits = maxShutdownTimeout(phase);
-        if (wanted.compareTo(fits) > 0) {
-            warned.add(container);
-            Duration quarter = wanted.dividedBy(4);
-            Duration needed = wanted.plus(quarter.compareTo(MARGIN) < 0 ? quarter : MARGIN);
-            log.warn("@QueueListener '{}' would wait up to {} for its running jobs at shutdown "
-                            + "(localqueue.listener.shutdown-timeout or its factory's setShutdownTimeout), but Spring "
-                            + "waits {} for the listeners' shutdown phase (spring.lifecycle.timeout-per-shutdown-phase) "
-                            + "and would then stop the application's other beans under jobs still running. It will "
-                            + "wait {}; raise spring.lifecycle.timeout-per-shutdown-phase to at least {} to keep {}.",
-                    container.endpoint().id(), print(wanted), print(phase), print(fits), print(needed), print(wanted));
-        }
-    }
-
-    private static String print(Duration duration) {
-        boolean wholeSeconds = duration.toMillis() % 1000 == 0;
-        return DurationFormatterUtils.print(duration, DurationFormat.Style.SIMPLE,
-                wholeSeconds ? DurationFormat.Unit.SECONDS : DurationFormat.Unit.MILLIS);
-    }
-
-    /** Runs on a thread of its own: stops block for seconds, and the common pool may have a single thread. */
-    private static CompletableFuture<Void> inThread(String name, Runnable task) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                task.run();
-                done.complete(null);
-            } catch (RuntimeException | Error failure) {
-                done.completeExceptionally(failure);
+        List<String> cut = new ArrayList<>();
+        Duration longest = Duration.ZERO;
+        for (QueueListenerContainer container : candidates) {
+            Duration wanted = container.shutdownTimeout();
+            if (!phase.fit(wanted).equals(wanted)) {
+                cut.add("'" + container.endpoint().id() + "'");
+                longest = wanted.compareTo(longest) > 0 ? wanted : longest;
             }
-        }, name);
-        thread.setDaemon(true);
-        thread.start();
-        return done;
+        }
+        if (!cut.isEmpty()) {
+            phase.warnIfCut(log, "@QueueListener " + String.join(", ", cut), "jobs",
+                    "localqueue.listener.shutdown-timeout or its factory's setShutdownTimeout", longest);
+        }
     }
 
     private QueueListenerContainerFactory factoryFor(QueueListenerEndpoint endpoint) {

@@ -129,8 +129,9 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         await().atMost(BOUND).until(() -> reopened.listFailed().size() == 2 && reopened.stats().ready() == 0
                 && reopened.stats().processing() == 0);
         handlers.acceptEverything = true;
-        HttpResponse<String> all = http.post(app, "/actuator/localqueue/subscriptions/invoices/retry-dead-letters",
-                "{}");
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices").statusCode())
+                .as("a replay without its JSON body").isEqualTo(400);
+        HttpResponse<String> all = http.post(app, "/actuator/localqueue/subscriptions/invoices/retry-dead-letters");
         assertThat(all.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(all.body()).path("affected").asInt()).isEqualTo(2);
         await().atMost(BOUND).until(() -> handlers.accepted.containsAll(List.of("inv-bad-2", "inv-bad-3")));

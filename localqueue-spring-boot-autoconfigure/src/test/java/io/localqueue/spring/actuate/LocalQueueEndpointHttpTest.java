@@ -217,6 +217,36 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
     }
 
     @Test
+    void queueActionsRunWithoutABodyOrContentTypeAsCurlSendsThem() throws Exception {
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+        LocalQueueTemplate template = app.getBean(LocalQueueTemplate.class);
+        deadLetter(app, "parked");
+        deadLetter(app, "parked");
+
+        HttpResponse<String> replayed = http.post(app, "/actuator/localqueue/parked/retry-dead-letters");
+        assertThat(replayed.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(replayed.body()).path("affected").asInt()).isEqualTo(2);
+        assertThat(template.stats("parked").ready()).isEqualTo(2);
+
+        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause");
+        assertThat(paused.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
+        template.put("mail", "waits");
+        assertThat(template.stats("mail").ready()).isEqualTo(1);
+        assertThat(http.post(app, "/actuator/localqueue/mail/resume").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
+
+        deadLetter(app, "parked");
+        HttpResponse<String> purge = http.post(app, "/actuator/localqueue/parked/purge?olderThan=7d");
+        assertThat(purge.statusCode()).as("a purge never guesses how old: it needs its JSON body").isEqualTo(400);
+        assertThat(JSON.readTree(purge.body()).path("error").asString()).contains("{\"olderThan\": \"7d\"}")
+                .contains("Content-Type: application/json");
+        assertThat(template.stats("parked").failed()).isEqualTo(1);
+        assertThat(http.post(app, "/actuator/localqueue/mail/explode").statusCode()).isEqualTo(404);
+        assertThat(http.post(app, "/actuator/localqueue/nope/pause").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void queueActionsNeedWriteAccess() throws Exception {
         ConfigurableApplicationContext app = start();
         deadLetter(app, "parked");

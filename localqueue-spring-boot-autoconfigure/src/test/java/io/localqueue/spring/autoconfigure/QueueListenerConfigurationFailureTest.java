@@ -28,7 +28,6 @@ class QueueListenerConfigurationFailureTest extends ContextRunnerTestBase {
 
     @Test
     void eachRefusedListenerSettingNamesItsPropertyAndStopsTheStartBeforeLifecycleBeansStart() {
-        assertRefused("localqueue.listener.shutdown-timeout", "-5s", "shutdownTimeout");
         assertRefused("localqueue.listener.heartbeat-interval", "2m", "heartbeatInterval");
     }
 
@@ -39,6 +38,8 @@ class QueueListenerConfigurationFailureTest extends ContextRunnerTestBase {
         assertRefusedProperty("localqueue.listener.batch-size", "0", "batch size must be between 1 and 1000");
         assertRefusedProperty("localqueue.listener.batch-size", "1001", "batch size must be between 1 and 1000");
         assertRefusedProperty("localqueue.listener.batch-wait", "-1s", "batch wait must be zero or more");
+        assertRefusedProperty("localqueue.listener.heartbeat-interval", "0s", "heartbeat interval must be positive");
+        assertRefusedProperty("localqueue.listener.shutdown-timeout", "-5s", "shutdown timeout must be zero or more");
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueHealthAutoConfiguration;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * {@code localqueue.store=postgresql} on a real server: by URL on a pool of localqueue's, or on a DataSource marked
@@ -129,6 +131,31 @@ class PostgresqlStoreTest extends ContextRunnerTestBase {
                 .run(context -> assertThat(context).getFailure().hasStackTraceContaining("localqueue.store"));
     }
 
+    @Test
+    void anUnreachableServerIsDownWithItsErrorAndTheIntegrityUnknownNotTheLastCheck() {
+        runner.withPropertyValues("localqueue.store=postgresql", "localqueue.postgresql.schema=" + schema,
+                        "localqueue.bus.enabled=false")
+                .withUserConfiguration(Switchable.class)
+                .run(context -> {
+                    context.getBean(LocalQueueTemplate.class).put("emails", "hello");
+                    HealthIndicator indicator = context.getBean("localqueueHealthIndicator", HealthIndicator.class);
+                    Health reachable = indicator.health();
+                    assertThat(reachable.getStatus()).isEqualTo(Status.UP);
+                    assertThat(reachable.getDetails()).containsEntry("integrity", "ok");
+
+                    context.getBean(SwitchableDataSource.class).reachable = false;
+                    Health unreachable = indicator.health();
+
+                    assertThat(unreachable.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(unreachable.getDetails()).as("no integrity result kept from before the outage")
+                            .containsEntry("integrity", "unknown");
+                    assertThat(String.valueOf(unreachable.getDetails().get("error"))).contains("the server is gone");
+
+                    context.getBean(SwitchableDataSource.class).reachable = true;
+                    assertThat(indicator.health().getDetails()).containsEntry("integrity", "ok");
+                });
+    }
+
     /** A pool of the application's on the test server, closed with the context. */
     static HikariDataSource pool() {
         HikariDataSource pool = new HikariDataSource();
@@ -181,6 +208,39 @@ class PostgresqlStoreTest extends ContextRunnerTestBase {
         @LocalQueueDataSource
         HikariDataSource queues() {
             return pool();
+        }
+    }
+
+    /** The application's pool, which the test can make fail every new connection as an unreachable server does. */
+    static final class SwitchableDataSource extends DelegatingDataSource implements AutoCloseable {
+
+        volatile boolean reachable = true;
+
+        SwitchableDataSource(HikariDataSource pool) {
+            super(pool);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            if (!reachable) {
+                throw new SQLException("the server is gone", "08001");
+            }
+            return super.getConnection();
+        }
+
+        @Override
+        public void close() {
+            ((HikariDataSource) obtainTargetDataSource()).close();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Switchable {
+
+        @Bean
+        @LocalQueueDataSource
+        SwitchableDataSource queues() {
+            return new SwitchableDataSource(pool());
         }
     }
 

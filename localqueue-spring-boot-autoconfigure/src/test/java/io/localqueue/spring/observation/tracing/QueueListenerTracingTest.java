@@ -134,8 +134,8 @@ class QueueListenerTracingTest extends ContextRunnerTestBase {
             Span request = tracer.nextSpan().name("request").start();
             Tracer.SpanInScope scope = tracer.withSpan(request);
             try {
-                transaction.executeWithoutResult(status -> assertThat(template.put("emails", "after commit"))
-                        .isEqualTo(LocalQueueTemplate.AWAITING_COMMIT));
+                transaction.executeWithoutResult(status -> assertThat(template.enqueue("emails", "after commit")
+                        .isDeferred()).isTrue());
             } finally {
                 scope.close();
                 request.end();

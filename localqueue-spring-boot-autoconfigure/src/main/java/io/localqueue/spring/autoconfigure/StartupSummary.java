@@ -1,0 +1,114 @@
+package io.localqueue.spring.autoconfigure;
+
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.bus.EventBus;
+import io.localqueue.spring.listener.QueueListenerContainer;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextRefreshedEvent;
+
+/**
+ * Logs one INFO line once the application's context has started: where the queues are (the file's absolute path, or
+ * the PostgreSQL URL, without a password, and schema), how many {@code @QueueListener} methods consume which queues,
+ * and whether the event bus consumes, and which subscriptions.
+ */
+final class StartupSummary implements ApplicationListener<ContextRefreshedEvent>, ApplicationContextAware {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupSummary.class);
+    private static final Pattern USER_INFO = Pattern.compile("//[^/@\\s]*@");
+    private static final Pattern QUERY = Pattern.compile("\\?(\\S*)");
+    private static final Pattern SECRET = Pattern.compile("(?i)(ssl)?password=.*");
+
+    private final ObjectProvider<LocalQueueDatabase> database;
+    private final ObjectProvider<QueueListenerEndpointRegistry> listeners;
+    private final ObjectProvider<EventBus> bus;
+    private final boolean busAutoStartup;
+    private final AtomicBoolean logged = new AtomicBoolean();
+    private @Nullable ApplicationContext context;
+
+    StartupSummary(ObjectProvider<LocalQueueDatabase> database, ObjectProvider<QueueListenerEndpointRegistry> listeners,
+                   ObjectProvider<EventBus> bus, boolean busAutoStartup) {
+        this.database = database;
+        this.listeners = listeners;
+        this.bus = bus;
+        this.busAutoStartup = busAutoStartup;
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
+    }
+
+    /** Logs once, for this context's own start (a child context's refresh reaches its parent's listeners too). */
+    @Override
+    public void onApplicationEvent(ContextRefreshedEvent event) {
+        if (event.getApplicationContext() == context && logged.compareAndSet(false, true)) {
+            log.info("localqueue started: {}; {}; {}", store(), listeners(), bus());
+        }
+    }
+
+    private String store() {
+        LocalQueueDatabase queues = database.getIfUnique();
+        if (queues == null) {
+            return "no queue database";
+        }
+        return queues.isFile() ? "queues in " + queues.file() + " (SQLite " + queues.engineVersion() + ")"
+                : "queues in " + queues.engine() + " " + queues.engineVersion() + " at "
+                + withoutPasswords(queues.location());
+    }
+
+    private String listeners() {
+        QueueListenerEndpointRegistry registry = listeners.getIfUnique();
+        Collection<QueueListenerContainer> containers = registry == null ? List.of()
+                : registry.getListenerContainers();
+        if (containers.isEmpty()) {
+            return "no @QueueListener methods";
+        }
+        Set<String> queues = new TreeSet<>();
+        containers.forEach(container -> queues.add(container.endpoint().queue()));
+        return containers.size() + " @QueueListener method" + (containers.size() == 1 ? "" : "s") + " on queue"
+                + (queues.size() == 1 ? " " : "s ") + String.join(", ", queues);
+    }
+
+    private String bus() {
+        EventBus events = bus.getIfUnique();
+        if (events == null) {
+            return "no event bus (localqueue.bus.enabled=false)";
+        }
+        String name = "event bus '" + events.name() + "'";
+        if (!events.isRunning()) {
+            return name + " not consuming" + (busAutoStartup ? "" : " (localqueue.bus.auto-startup=false)");
+        }
+        List<String> consuming = events.topology().subscriptionNames().stream()
+                .filter(subscription -> events.subscription(subscription).consuming()).sorted().toList();
+        return consuming.isEmpty() ? name + " running, with no handlers to consume"
+                : name + " consuming " + String.join(", ", consuming);
+    }
+
+    /** A server's location without the credentials a URL may carry: user info and password parameters. */
+    static String withoutPasswords(String location) {
+        String text = USER_INFO.matcher(location).replaceFirst("//");
+        Matcher query = QUERY.matcher(text);
+        if (!query.find()) {
+            return text;
+        }
+        String kept = Arrays.stream(query.group(1).split("&")).filter(parameter -> !SECRET.matcher(parameter)
+                .matches()).collect(Collectors.joining("&"));
+        return text.substring(0, query.start()) + (kept.isEmpty() ? "" : "?" + kept) + text.substring(query.end());
+    }
+}
