@@ -15,6 +15,7 @@ import io.localqueue.internal.sqlite.SqliteErrors;
 import io.localqueue.internal.sqlite.Writer;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimTurn;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -150,6 +151,11 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public boolean executionPending(String executionId) {
         return read(session -> ExecutionStatements.pending(session, executionId));
+    }
+
+    @Override
+    public List<ExecutionRow> executions(String bus) {
+        return read(session -> ExecutionStatements.list(session, bus));
     }
 
     @Override
