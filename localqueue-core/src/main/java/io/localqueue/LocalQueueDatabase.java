@@ -255,6 +255,18 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     /**
+     * Gives the space of deleted rows back, as {@link SimpleQueue#vacuum()} does: a SQLite file is rebuilt and has
+     * shrunk when this returns, holding the write lock meanwhile; on PostgreSQL the tables are vacuumed.
+     *
+     * @throws IllegalStateException once this handle is closed
+     * @since 0.1.0
+     */
+    public void vacuum() {
+        requireOpen();
+        database.store().vacuum(this::requireOpen);
+    }
+
+    /**
      * Releases this handle; idempotent, and the file's connections close once no handle or queue uses them.
      */
     @Override

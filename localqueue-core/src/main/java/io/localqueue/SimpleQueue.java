@@ -631,8 +631,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the whole database file to give free pages back; it takes the write lock for its duration, so
-     * schedule it when the file is quiet.
+     * Rebuilds the whole database file to give free pages back, so that the file has shrunk when it returns (unless
+     * a reader of another process still looks at an older snapshot: then at a later checkpoint); it takes the write
+     * lock for its duration, so schedule it when the file is quiet.
      */
     public void vacuum() {
         engine.vacuum();

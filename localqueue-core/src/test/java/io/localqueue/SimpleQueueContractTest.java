@@ -1159,6 +1159,26 @@ class SimpleQueueContractTest extends QueueTestBase {
         assertThat(queue.stats().ready()).isEqualTo(50);
     }
 
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
+    void theFileHasShrunkOnceVacuumReturns() throws Exception {
+        SimpleQueue<Object> queue = queue();
+        queue.putMany(IntStream.range(0, 2_000).mapToObj(i -> EnqueueItem.<Object>of("x".repeat(1_000))).toList());
+        for (int i = 0; i < 2_000; i++) {
+            queue.fail(queue.getNowait());
+        }
+        clock.advance(Duration.ofSeconds(1));
+        queue.purge(Duration.ZERO, true);
+        Path file = database().file();
+
+        queue.vacuum();
+
+        long pages = ((Number) RawSqlite.value(file, "PRAGMA page_count")).longValue();
+        long pageSize = ((Number) RawSqlite.value(file, "PRAGMA page_size")).longValue();
+        assertThat(java.nio.file.Files.size(file)).as("the file itself, not only its write-ahead log")
+                .isEqualTo(pages * pageSize).isLessThan(200_000);
+    }
+
     // ---- accessors ----------------------------------------------------------------------------------------------
 
     @Test

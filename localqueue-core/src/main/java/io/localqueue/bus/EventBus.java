@@ -12,6 +12,7 @@ import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.DatabaseHandles;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.Delivered;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Settlement;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -86,6 +88,7 @@ public final class EventBus implements AutoCloseable {
     /** This process's consumers by subscription; written under {@code lifecycle}, read by observers without it. */
     private final Map<String, SubscriptionConsumer> consumers = new ConcurrentHashMap<>();
     private final Set<Execution<?>> executions = ConcurrentHashMap.newKeySet();
+    private final ExecutionDeletions deletions = new ExecutionDeletions(this);
     private final Object lifecycle = new Object();
     private volatile BusTopology topology;
     private volatile boolean started;
@@ -673,6 +676,57 @@ public final class EventBus implements AutoCloseable {
     }
 
     /**
+     * Lists every execution of this bus the file stores, running or complete, oldest first, without counting their
+     * deliveries, so the read stays cheap however big they are; executions of other buses are not listed.
+     *
+     * @return the executions; empty when none was ever run
+     * @since 0.1.0
+     */
+    public List<ExecutionSummary> executions() {
+        return storedExecutions().stream().map(ExecutionSummary::of).toList();
+    }
+
+    /**
+     * Deletes a complete execution of this bus (its source read to the end, none of its deliveries ready or in
+     * progress), so that a {@code purge} of its subscriptions may delete its acknowledged deliveries and, when asked,
+     * its dead letters. Its deliveries, dead letters and checkpoint stay (a dead letter can still be replayed, and
+     * reopens nothing), and executing its definition again is refused until its checkpoint is reset. Each step
+     * releases at most 5,000 deliveries in a transaction of its own (about 10 to 30 ms of the write lock on a
+     * SQLite file); a deletion that fails half-way is finished by calling again.
+     *
+     * @param executionId the execution, as {@link ExecutionResult#executionId()} and {@link #executions()} give it
+     * @return false when this bus has no execution with that id: never stored, deleted already, or another bus's
+     * @throws IllegalStateException when the execution is not complete, or a call of {@code execute} in this process
+     *                               runs it; the message says which, and how far it stands
+     * @throws IllegalArgumentException when the id is null
+     * @since 0.1.0
+     */
+    public boolean deleteExecution(UUID executionId) {
+        if (executionId == null) {
+            throw new IllegalArgumentException("executionId must not be null");
+        }
+        ensureOpen();
+        return deletions.delete(executionId);
+    }
+
+    /**
+     * Deletes, as {@link #deleteExecution(UUID)} does, every execution of this bus that completed at least
+     * {@code olderThan} ago; incomplete ones and those a call in this process runs are kept. An execution that
+     * completed while no {@code execute} call waited for it is found complete now, so it goes with a later call
+     * (at once with {@link Duration#ZERO}).
+     *
+     * @param olderThan how long ago an execution must have completed, zero or more
+     * @return how many executions were deleted
+     * @throws IllegalArgumentException when {@code olderThan} is null or negative
+     * @since 0.1.0
+     */
+    public int deleteCompletedExecutions(Duration olderThan) {
+        io.localqueue.internal.time.Durations.requireNonNegativeMillis(olderThan, "olderThan");
+        ensureOpen();
+        return deletions.deleteCompleted(olderThan);
+    }
+
+    /**
      * Ends the executions running here and stops consuming, as {@link #stop()} does, then releases the file; a second
      * call does nothing.
      */
@@ -812,6 +866,17 @@ public final class EventBus implements AutoCloseable {
     boolean executionPending(String executionId) {
         ensureOpen();
         return store().executionPending(executionId);
+    }
+
+    /** Lists the stored executions of this bus, reading only. */
+    List<ExecutionRow> storedExecutions() {
+        ensureOpen();
+        return store().executions(name);
+    }
+
+    /** Tells whether a call of {@code execute} in this process runs the execution with a stored id. */
+    boolean runsHere(String executionId) {
+        return executions.stream().anyMatch(execution -> execution.runs(executionId));
     }
 
     Duration executionLease() {

@@ -1,5 +1,7 @@
 package io.localqueue.bus;
 
+import static io.localqueue.bus.ExecutionIds.uuid;
+
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.ExecutionBatch;
@@ -56,7 +58,7 @@ final class Execution<T> {
                     + "resumes only a source it can recognise (give SequenceSource.of(items, fingerprint))");
         }
         definition.config().freeze();
-        String newId = UUID.randomUUID().toString().replace("-", "");
+        String newId = ExecutionIds.next();
         StoredExecution opened = bus.writeExecution("open an execution", writes -> open(writes, fingerprint, newId));
         boolean resumed = !opened.executionId().equals(newId);
         String id = opened.executionId();
@@ -104,9 +106,12 @@ final class Execution<T> {
         StoredExecution execution = writes.openExecution(bus.name(), definition.name(), definition.checkpoint(),
                 fingerprint, checkpoint == null ? null : checkpoint.generation(), newId, bus.now());
         if (execution == null) {
+            long items = checkpoint == null ? 0 : checkpoint.itemsCommitted();
             throw new LocalQueueException("checkpoint '" + definition.checkpoint() + "' of bus '" + bus.name()
-                    + "' was moved by an ingestion outside any execution, so no execution owns it; reset it to "
-                    + "execute the source");
+                    + "' stands after " + items + " items of its source, but no execution owns it: its execution "
+                    + "completed and was deleted, or an ingestion outside any execution moved it. Reset it "
+                    + "(checkpoint(name).reset()) to execute the source again from its start; identities then "
+                    + "deduplicate only against the deliveries still stored");
         }
         return execution;
     }
@@ -175,6 +180,11 @@ final class Execution<T> {
      */
     void requestStop() {
         stopRequested = true;
+    }
+
+    /** Tells whether this call runs the execution with a stored id. */
+    boolean runs(String executionId) {
+        return executionId.equals(openedId);
     }
 
     /** Reads where the execution stands now; null until it is open. */
@@ -267,15 +277,9 @@ final class Execution<T> {
                 execution.failed());
     }
 
-    private static @Nullable Instant instant(@Nullable Long millis) {
+    /** Returns the instant of epoch milliseconds, or null. */
+    static @Nullable Instant instant(@Nullable Long millis) {
         return millis == null ? null : Instant.ofEpochMilli(millis);
-    }
-
-    /** The execution id as a UUID: 32 hexadecimal digits, as Python's {@code uuid.hex} stores it. */
-    private static UUID uuid(String id) {
-        String hex = id.replace("-", "");
-        return new UUID(Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16),
-                16));
     }
 
     /** Fences each batch by the source lease and makes its deliveries members of the execution. */

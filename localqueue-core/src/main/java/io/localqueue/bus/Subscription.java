@@ -204,6 +204,22 @@ public final class Subscription {
         }
     }
 
+    /**
+     * Deletes the subscription's acknowledged deliveries, and its dead letters too when {@code includeFailed}, last
+     * changed more than {@code olderThan} ago, across every process on the file; the deliveries of an execution are
+     * kept until the execution is deleted ({@link EventBus#deleteExecution}). The file keeps its size until
+     * {@link io.localqueue.LocalQueueDatabase#vacuum()}.
+     *
+     * @param olderThan the minimum age, zero or more
+     * @param includeFailed whether dead letters are deleted as well
+     * @return how many deliveries were deleted
+     * @throws IllegalArgumentException when {@code olderThan} is null or negative
+     * @since 0.1.0
+     */
+    public int purge(Duration olderThan, boolean includeFailed) {
+        return bus.engineOf(this).purge(Durations.requireNonNegativeMillis(olderThan, "olderThan"), includeFailed);
+    }
+
     @Override
     public String toString() {
         return "Subscription[" + bus.name() + ":" + name + "]";

@@ -573,6 +573,34 @@ class EventBusTest extends BusTestBase {
                 .containsExactlyInAnyOrder("user.created attempt 1", "user.welcomed attempt 1");
     }
 
+    @Test
+    void purgeDeletesTheSubscriptionsOwnSettledDeliveriesOnly() {
+        io.localqueue.TestClock clock = new io.localqueue.TestClock();
+        EventBus bus = open(EventBus.builder(database()).clock(clock).topology(BusTopology.builder()
+                .route("mailer", UserCreated.class).route("audit", "*").build()));
+        Subscription mailer = bus.subscription("mailer").handler(UserCreated.class, (event, context) -> {
+            if (event.name().isEmpty()) {
+                throw new RejectException("no name");
+            }
+            return null;
+        });
+        bus.subscription("audit").handler(UserCreated.class, (event, context) -> null);
+        bus.start();
+        bus.dispatchAll(List.of(new UserCreated("u-1", "Ann"), new UserCreated("u-2", "Bob"),
+                new UserCreated("u-3", "")));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> mailer.stats().acked() == 2 && mailer.stats().failed() == 1
+                && stats(bus, "audit").acked() == 3);
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(mailer.purge(Duration.ofHours(1), true)).as("too young").isZero();
+        assertThat(mailer.purge(Duration.ZERO, false)).isEqualTo(2);
+        assertThat(mailer.listFailed()).hasSize(1);
+        assertThat(mailer.purge(Duration.ZERO, true)).isEqualTo(1);
+        assertThat(stats(bus, "audit").acked()).isEqualTo(3);
+        assertThatThrownBy(() -> mailer.purge(Duration.ofSeconds(-1), false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("olderThan");
+    }
+
     private FailedDelivery awaitOneDeadLetter(Subscription subscription) {
         await().atMost(10, TimeUnit.SECONDS).until(() -> subscription.listFailed().size() == 1);
         return subscription.listFailed().get(0);

@@ -39,6 +39,13 @@ public final class AppHttp {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sends {@code DELETE path}. */
+    public HttpResponse<String> delete(ConfigurableApplicationContext app, String path)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(app, path)).timeout(TIMEOUT).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static URI uri(ConfigurableApplicationContext app, String path) {
         return URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
     }

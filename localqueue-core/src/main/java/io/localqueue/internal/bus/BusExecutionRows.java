@@ -7,10 +7,11 @@ import java.sql.SQLException;
  * What the queue's transitions must respect of the event bus's executions in a SQLite file: an execution (an
  * import run by a bus process, possibly the Python library's) reports on the deliveries it made, so purging keeps
  * those rows, and replaying one of them as a dead letter makes its execution incomplete again. In files without the
- * bus's tables both are no-ops.
+ * bus's tables both are no-ops, and there are no executions to list.
  */
 public final class BusExecutionRows {
 
+    private static final String EXECUTIONS = "event_bus_executions";
     private static final String EXECUTION_RUNTIME = "event_bus_execution_runtime";
     private static final String EXECUTION_DELIVERIES = "event_bus_execution_deliveries";
 
@@ -51,6 +52,17 @@ public final class BusExecutionRows {
      */
     public static String notHeldByAnExecution(Session session) throws SQLException {
         return hasTable(session, EXECUTION_DELIVERIES) ? NOT_IN_EXECUTION : "";
+    }
+
+    /**
+     * Tells whether the file holds the bus's execution tables, which a bus creates the first time it needs them.
+     *
+     * @param session the session to read on
+     * @return true when both the executions and their runtime state have tables
+     * @throws SQLException when SQLite fails
+     */
+    public static boolean hasExecutions(Session session) throws SQLException {
+        return hasTable(session, EXECUTIONS) && hasTable(session, EXECUTION_RUNTIME);
     }
 
     private static boolean hasTable(Session session, String table) throws SQLException {

@@ -59,6 +59,15 @@ public interface QueueStore extends AutoCloseable {
     boolean executionPending(String executionId);
 
     /**
+     * Lists, reading only, every event-bus execution of a bus the database stores, oldest first, without counting
+     * their deliveries; empty when the database has no execution tables.
+     *
+     * @param bus the bus's name
+     * @return the executions
+     */
+    List<ExecutionRow> executions(String bus);
+
+    /**
      * Returns this process's turn to make blocking claims from a queue; the same object for every call with one queue.
      *
      * @param queue the queue

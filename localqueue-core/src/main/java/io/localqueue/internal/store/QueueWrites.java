@@ -221,4 +221,19 @@ public interface QueueWrites {
      * @return the execution
      */
     StoredExecution settleExecution(String executionId, long now);
+
+    /**
+     * Takes one step of deleting an execution of a bus: if it is complete (its source read to the end, no delivery
+     * ready or leased; a completion found now is recorded as {@link #settleExecution} does) and completed at or before
+     * {@code completedBefore}, releases up to {@code limit} of its deliveries from it, and deletes the execution once
+     * none is left. Its checkpoint, its deliveries and their edges stay.
+     *
+     * @param bus the bus's name
+     * @param executionId the execution
+     * @param completedBefore epoch milliseconds; an execution completed later is kept
+     * @param now the completion time to record
+     * @param limit how many deliveries to release at most, positive
+     * @return what the step did
+     */
+    ExecutionDeletion deleteExecution(String bus, String executionId, long completedBefore, long now, int limit);
 }

@@ -5,6 +5,7 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -39,6 +40,11 @@ class ForwardingStore implements QueueStore {
     @Override
     public boolean executionPending(String executionId) {
         return target.executionPending(executionId);
+    }
+
+    @Override
+    public List<ExecutionRow> executions(String bus) {
+        return target.executions(bus);
     }
 
     @Override

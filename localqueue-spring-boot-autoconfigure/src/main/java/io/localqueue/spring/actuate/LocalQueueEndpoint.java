@@ -5,6 +5,7 @@ import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueFullException;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.ExecutionSummary;
 import io.localqueue.bus.Subscription;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -24,19 +26,21 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code localqueue} actuator endpoint: {@code GET /actuator/localqueue} reports every queue's diagnostics and
- * listeners, and the event bus's subscriptions and running executions; {@code GET /actuator/localqueue/{queue}} one
+ * listeners, and the event bus's subscriptions and executions; {@code GET /actuator/localqueue/{queue}} one
  * queue (404 for a queue the application does not know),
  * {@code GET /actuator/localqueue/{queue}/dead-letters?limit=20&offset=0} a page of its dead letters, and
  * {@code POST /actuator/localqueue/{queue}} with {@code {"messageId": 42}} moves that dead letter back to its queue
  * (over HTTP, {@link LocalQueueEndpointWebExtension} answers 404 for an unknown queue or dead letter). A
  * subscription has the same under {@code /actuator/localqueue/subscriptions/{subscription}}: its report, its
- * {@code dead-letters} page, the replay of one dead letter, and {@code retry-dead-letters}; while the application
- * has an event bus, the segment {@value #SUBSCRIPTIONS} names its subscriptions
+ * {@code dead-letters} page, the replay of one dead letter, {@code retry-dead-letters} and {@code purge}; while the
+ * application has an event bus, the segment {@value #SUBSCRIPTIONS} names its subscriptions
  * ({@code /actuator/localqueue/subscriptions} reports the bus), so a queue of that name keeps only its one-segment
- * report there. No operation creates a queue. Read-only by default: replays and actions exist only
- * with {@code management.endpoint.localqueue.access=unrestricted}. The reads report each queue's and subscription's
- * last snapshot ({@link ObservedQueues}), with how many seconds old it is, so that no request waits for a count of
- * its jobs; the dead-letter page lists the dead letters as they are now.
+ * report there. The bus's report lists the executions the file stores, and
+ * {@code DELETE /actuator/localqueue/executions/{executionId}} deletes a complete one, so that a purge of its
+ * subscriptions may delete its deliveries. No operation creates a queue. Read-only by default: replays, actions and
+ * deletions exist only with {@code management.endpoint.localqueue.access=unrestricted}. The reads report each
+ * queue's and subscription's last snapshot ({@link ObservedQueues}), with how many seconds old it is, so that no
+ * request waits for a count of its jobs; the dead-letter page lists the dead letters as they are now.
  *
  * @since 0.1.0
  */
@@ -48,6 +52,9 @@ public class LocalQueueEndpoint {
 
     /** The path segment under which the event bus's subscriptions are reported. */
     public static final String SUBSCRIPTIONS = "subscriptions";
+
+    /** The path segment under which the event bus's executions are deleted. */
+    public static final String EXECUTIONS = "executions";
 
     private final LocalQueueRegistry queues;
     private final ObservedQueues observed;
@@ -100,7 +107,7 @@ public class LocalQueueEndpoint {
             subscriptions.put(name, describe(events, name));
         }
         return new QueuesDescriptor(all, new BusDescriptor(events.name(), events.isRunning(), subscriptions,
-                events.runningExecutions()));
+                events.runningExecutions(), events.executions()));
     }
 
     /**
@@ -289,21 +296,41 @@ public class LocalQueueEndpoint {
 
     /**
      * Runs an action on a whole subscription, at
-     * {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: only
-     * {@link QueueActions#RETRY_DEAD_LETTERS}.
+     * {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: {@link QueueActions#RETRY_DEAD_LETTERS},
+     * or {@link QueueActions#PURGE} with {@code olderThan} such as {@code 7d}, which keeps the deliveries of an
+     * execution until the execution is deleted.
      *
      * @param target {@value #SUBSCRIPTIONS}
      * @param subscription the subscription's name
      * @param action the action
+     * @param olderThan for a purge, how long a finished delivery must have been unchanged; null for every one
      * @return what happened, or null (404) for a subscription the application does not know or no such action
+     * @throws IllegalArgumentException when {@code olderThan} is not a duration
      * @since 0.1.0
      */
     @WriteOperation
     public QueueActions.@Nullable ActionDescriptor actOnSubscription(@Selector String target,
                                                                      @Selector String subscription,
-                                                                     @Selector String action) {
+                                                                     @Selector String action,
+                                                                     @Nullable String olderThan) {
         Subscription known = known(target, subscription);
-        return known == null ? null : QueueActions.run(known, action);
+        return known == null ? null : QueueActions.run(known, action, olderThan);
+    }
+
+    /**
+     * Deletes a complete execution of the event bus, at {@code DELETE /actuator/localqueue/executions/{executionId}},
+     * so that a purge of its subscriptions may delete its deliveries; its checkpoint and dead letters stay.
+     *
+     * @param target {@value #EXECUTIONS}
+     * @param executionId the execution's id, as the bus's report lists it under {@code storedExecutions}
+     * @return what happened; null (404) for another path, or an application without an event bus
+     * @since 0.1.0
+     */
+    @DeleteOperation
+    public ExecutionActions.@Nullable DeletionDescriptor deleteExecution(@Selector String target,
+                                                                        @Selector String executionId) {
+        EventBus events = bus;
+        return events != null && EXECUTIONS.equals(target) ? ExecutionActions.delete(events, executionId) : null;
     }
 
     /** Whether a two-segment path names a subscription of the bus, not a queue. */
@@ -358,11 +385,13 @@ public class LocalQueueEndpoint {
      * @param running whether it consumes in this application
      * @param subscriptions every subscription its topology declares, by name
      * @param executions the executions a call in this application runs right now, with their progress
+     * @param storedExecutions every execution of the bus the file stores, running or complete, oldest first, without
+     *                         their deliveries counted: the ones to delete once complete
      *
      * @since 0.1.0
      */
     public record BusDescriptor(String name, boolean running, Map<String, SubscriptionDescriptor> subscriptions,
-                                List<ExecutionResult> executions) {
+                                List<ExecutionResult> executions, List<ExecutionSummary> storedExecutions) {
     }
 
     /**

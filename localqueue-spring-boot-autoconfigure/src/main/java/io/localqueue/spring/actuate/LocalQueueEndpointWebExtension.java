@@ -3,6 +3,7 @@ package io.localqueue.spring.actuate;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.RetryDescriptor;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -11,12 +12,17 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * The {@code localqueue} endpoint over HTTP: a dead-letter replay (a queue's or a subscription's) answers 200 once
  * the dead letter is back, 404 for a queue or subscription the application does not know or an id that is not one
- * of its dead letters, and 503 when the queue is full; the body is the {@link RetryDescriptor} in every case.
+ * of its dead letters, and 503 when the queue is full; the body is the {@link RetryDescriptor} in every case. The
+ * deletion of an execution answers 200, 404 for an execution the bus does not have, 409 for one that is not complete
+ * and 400 for an id that is not a UUID, with the {@link ExecutionActions.DeletionDescriptor}.
  *
  * @since 0.1.0
  */
 @EndpointWebExtension(endpoint = LocalQueueEndpoint.class)
 public class LocalQueueEndpointWebExtension {
+
+    /** The status of a deletion refused because the execution is not complete. */
+    private static final int STATUS_CONFLICT = 409;
 
     private final LocalQueueEndpoint endpoint;
 
@@ -61,10 +67,7 @@ public class LocalQueueEndpointWebExtension {
         try {
             outcome = endpoint.act(target, action, olderThan, messageId);
         } catch (IllegalArgumentException invalid) {
-            String error = olderThan != null ? "olderThan '" + olderThan + "' is not a duration such as 7d or PT12H"
-                    : invalid.getMessage();
-            return new WebEndpointResponse<>(Map.of("error", String.valueOf(error)),
-                    WebEndpointResponse.STATUS_BAD_REQUEST);
+            return badRequest(olderThan, invalid);
         }
         if (outcome instanceof RetryDescriptor replay) {
             return withStatus(replay);
@@ -97,22 +100,61 @@ public class LocalQueueEndpointWebExtension {
 
     /**
      * Runs an action on a whole subscription like
-     * {@link LocalQueueEndpoint#actOnSubscription(String, String, String)}: 200 with what happened, 404 for a
-     * subscription the application does not know or an action that does not exist for one.
+     * {@link LocalQueueEndpoint#actOnSubscription(String, String, String, String)}: 200 with what happened, 404 for
+     * a subscription the application does not know or an action that does not exist for one, 400 for an
+     * {@code olderThan} that is not a duration.
      *
      * @param target {@value LocalQueueEndpoint#SUBSCRIPTIONS}
      * @param subscription the subscription's name
      * @param action the action
+     * @param olderThan for a purge, how long a finished delivery must have been unchanged; null for every one
      * @return the outcome with its status
      * @since 0.1.0
      */
     @WriteOperation
-    public WebEndpointResponse<QueueActions.ActionDescriptor> actOnSubscription(@Selector String target,
-                                                                              @Selector String subscription,
-                                                                              @Selector String action) {
-        QueueActions.ActionDescriptor outcome = endpoint.actOnSubscription(target, subscription, action);
+    public WebEndpointResponse<?> actOnSubscription(@Selector String target, @Selector String subscription,
+                                                    @Selector String action, @Nullable String olderThan) {
+        QueueActions.ActionDescriptor outcome;
+        try {
+            outcome = endpoint.actOnSubscription(target, subscription, action, olderThan);
+        } catch (IllegalArgumentException invalid) {
+            return badRequest(olderThan, invalid);
+        }
         return outcome == null ? new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND)
                 : new WebEndpointResponse<>(outcome, WebEndpointResponse.STATUS_OK);
+    }
+
+    /**
+     * Deletes a complete execution like {@link LocalQueueEndpoint#deleteExecution(String, String)}: 200 once deleted,
+     * 404 for an execution the bus does not have (or another path), 409 for one that is not complete, 400 for an id
+     * that is not a UUID.
+     *
+     * @param target {@value LocalQueueEndpoint#EXECUTIONS}
+     * @param executionId the execution's id
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @DeleteOperation
+    public WebEndpointResponse<ExecutionActions.DeletionDescriptor> deleteExecution(@Selector String target,
+                                                                                   @Selector String executionId) {
+        ExecutionActions.DeletionDescriptor outcome = endpoint.deleteExecution(target, executionId);
+        if (outcome == null) {
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        return new WebEndpointResponse<>(outcome, switch (outcome.outcome()) {
+            case DELETED -> WebEndpointResponse.STATUS_OK;
+            case UNKNOWN_EXECUTION -> WebEndpointResponse.STATUS_NOT_FOUND;
+            case NOT_COMPLETE -> STATUS_CONFLICT;
+            case INVALID_ID -> WebEndpointResponse.STATUS_BAD_REQUEST;
+        });
+    }
+
+    /** The 400 of a write refused for its arguments: an {@code olderThan} that is not a duration, or another. */
+    private static WebEndpointResponse<?> badRequest(@Nullable String olderThan, IllegalArgumentException invalid) {
+        String error = olderThan != null ? "olderThan '" + olderThan + "' is not a duration such as 7d or PT12H"
+                : invalid.getMessage();
+        return new WebEndpointResponse<>(Map.of("error", String.valueOf(error)),
+                WebEndpointResponse.STATUS_BAD_REQUEST);
     }
 
     private static WebEndpointResponse<RetryDescriptor> withStatus(RetryDescriptor outcome) {

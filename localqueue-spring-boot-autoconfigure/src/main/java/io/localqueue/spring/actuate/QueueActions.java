@@ -19,8 +19,8 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * What an operator may do to a whole queue through the endpoint: replay every dead letter, purge old finished jobs
- * and dead letters, pause or resume its listeners; and to an event-bus subscription: replay every dead letter. Each
- * action reports how many things it changed.
+ * and dead letters, pause or resume its listeners; and to an event-bus subscription: replay every dead letter, purge
+ * old finished deliveries and dead letters. Each action reports how many things it changed.
  *
  * @since 0.1.0
  */
@@ -55,12 +55,7 @@ public final class QueueActions {
         return switch (action) {
             case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), "queue", (limit, offset) -> queue
                     .listFailed(limit, offset).stream().map(FailedMessage::id).toList(), queue::retryFailed);
-            case PURGE -> {
-                Duration age = olderThan == null ? Duration.ZERO : DurationFormatterUtils.detectAndParse(olderThan);
-                int purged = queue.purge(age, true);
-                yield new ActionDescriptor(queue.name(), action, purged, "deleted " + purged + " acknowledged job(s) "
-                        + "and dead letter(s) unchanged for " + age);
-            }
+            case PURGE -> purge(queue.name(), olderThan, queue::purge, "acknowledged job(s) and dead letter(s)");
             case PAUSE -> containers(queue, action, listeners, QueueListenerContainer::pause, "paused");
             case RESUME -> containers(queue, action, listeners, QueueListenerContainer::resume, "resumed");
             default -> null;
@@ -68,16 +63,31 @@ public final class QueueActions {
     }
 
     /**
-     * Runs one action on an event-bus subscription: only {@link #RETRY_DEAD_LETTERS} exists for one.
+     * Runs one action on an event-bus subscription: {@link #RETRY_DEAD_LETTERS} or {@link #PURGE}, which keeps the
+     * deliveries of an execution until the execution is deleted.
      *
      * @param subscription the subscription
      * @param action the action
+     * @param olderThan for {@link #PURGE}: a duration such as {@code 7d}; null for every finished delivery
      * @return what happened, or null for an action that does not exist for a subscription
+     * @throws IllegalArgumentException when {@code olderThan} is not a duration
      */
-    static @Nullable ActionDescriptor run(Subscription subscription, String action) {
-        return RETRY_DEAD_LETTERS.equals(action) ? retryDeadLetters(subscription.name(), "subscription",
-                (limit, offset) -> subscription.listFailed(limit, offset).stream().map(FailedDelivery::id).toList(),
-                subscription::retryFailed) : null;
+    static @Nullable ActionDescriptor run(Subscription subscription, String action, @Nullable String olderThan) {
+        return switch (action) {
+            case RETRY_DEAD_LETTERS -> retryDeadLetters(subscription.name(), "subscription",
+                    (limit, offset) -> subscription.listFailed(limit, offset).stream().map(FailedDelivery::id)
+                            .toList(), subscription::retryFailed);
+            case PURGE -> purge(subscription.name(), olderThan, subscription::purge,
+                    "acknowledged deliveries and dead letter(s) no execution holds");
+            default -> null;
+        };
+    }
+
+    /** Deletes the finished rows, dead letters included, unchanged for {@code olderThan} (every one when null). */
+    private static ActionDescriptor purge(String name, @Nullable String olderThan, Purge purge, String what) {
+        Duration age = olderThan == null ? Duration.ZERO : DurationFormatterUtils.detectAndParse(olderThan);
+        int purged = purge.purge(age, true);
+        return new ActionDescriptor(name, PURGE, purged, "deleted " + purged + " " + what + " unchanged for " + age);
     }
 
     /**
@@ -121,6 +131,12 @@ public final class QueueActions {
             }
         }
         return new ActionDescriptor(queue.name(), action, changed, done + " " + changed + " listener(s)");
+    }
+
+    /** A queue's or a subscription's purge. */
+    @FunctionalInterface
+    private interface Purge {
+        int purge(Duration olderThan, boolean includeFailed);
     }
 
     /**

@@ -2,8 +2,10 @@ package io.localqueue.spring.aot;
 
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.ExecutionSummary;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.actuate.DeadLetterPage;
+import io.localqueue.spring.actuate.ExecutionActions;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.QueuesDescriptor;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.RetryDescriptor;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.SubscriptionDescriptor;
@@ -43,7 +45,8 @@ final class LocalQueueRuntimeHints implements RuntimeHintsRegistrar {
             // The endpoint's responses, nested records included; they load without actuator, but serve only with it.
             new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), QueuesDescriptor.class,
                     RetryDescriptor.class, ActionDescriptor.class, DeadLetterPage.class, QueueDiagnostics.class,
-                    SubscriptionDescriptor.class, ExecutionResult.class);
+                    SubscriptionDescriptor.class, ExecutionResult.class, ExecutionSummary.class,
+                    ExecutionActions.DeletionDescriptor.class);
         }
     }
 }

@@ -1,19 +1,27 @@
 package io.localqueue.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.bus.BusEvent;
 import io.localqueue.bus.EventBus;
+import io.localqueue.bus.ExecutionResult;
+import io.localqueue.bus.ExecutionStoppedException;
 import io.localqueue.bus.FailedDelivery;
 import io.localqueue.bus.RejectException;
+import io.localqueue.bus.SequenceSource;
+import io.localqueue.bus.SourceDefinition;
 import io.localqueue.bus.Subscription;
 import io.localqueue.spring.EventHandler;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -29,6 +37,10 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
 
     @BusEvent(name = "invoice.issued")
     record InvoiceIssued(String invoiceId, boolean valid) {
+    }
+
+    @BusEvent(name = "refund.issued")
+    record RefundIssued(String refundId) {
     }
 
     @Test
@@ -135,10 +147,58 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(all.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(all.body()).path("affected").asInt()).isEqualTo(2);
         await().atMost(BOUND).until(() -> handlers.accepted.containsAll(List.of("inv-bad-2", "inv-bad-3")));
-        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/purge", "{}").statusCode())
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/pause", "{}").statusCode())
                 .isEqualTo(404);
         List<FailedDelivery> left = reopened.listFailed();
         assertThat(left).isEmpty();
+    }
+
+    @Test
+    void aCompleteExecutionIsListedAndDeletedOnlyWithWriteAccessAndItsSubscriptionPurged() throws Exception {
+        ConfigurableApplicationContext readOnly = start();
+        EventBus bus = readOnly.getBean(EventBus.class);
+        ExecutionResult result = bus.execute(invoices(bus, 3));
+        String path = "/actuator/localqueue/executions/" + result.executionId();
+
+        JsonNode listed = JSON.readTree(http.get(readOnly, "/actuator/localqueue").body()).path("bus")
+                .path("storedExecutions");
+        assertThat(listed.size()).isEqualTo(1);
+        assertThat(listed.path(0).path("executionId").asString()).isEqualTo(result.executionId().toString());
+        assertThat(listed.path(0).path("checkpointName").asString()).isEqualTo("invoices");
+        assertThat(listed.path(0).path("completedAt").isNull()).isFalse();
+        assertThat(http.delete(readOnly, path).statusCode()).isIn(403, 404, 405);
+        assertThat(bus.executions()).hasSize(1);
+        readOnly.close();
+
+        ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
+        EventBus reopened = app.getBean(EventBus.class);
+        CompletableFuture<ExecutionResult> waiting = reopened.executeAsync(refunds(reopened));   // nobody handles them
+        await().atMost(BOUND).until(() -> reopened.executions().size() == 2);
+        String running = "/actuator/localqueue/executions/" + reopened.executions().get(1).executionId();
+
+        HttpResponse<String> refused = http.delete(app, running);
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(JSON.readTree(refused.body()).path("outcome").asString()).isEqualTo("NOT_COMPLETE");
+        assertThat(JSON.readTree(refused.body()).path("message").asString()).contains("is not complete");
+        HttpResponse<String> kept = http.post(app, "/actuator/localqueue/subscriptions/invoices/purge", "{}");
+        assertThat(JSON.readTree(kept.body()).path("affected").asInt()).as("held by the execution").isZero();
+
+        HttpResponse<String> deleted = http.delete(app, path);
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(deleted.body()).path("deleted").asBoolean()).isTrue();
+        assertThat(http.delete(app, path).statusCode()).as("deleted already").isEqualTo(404);
+        assertThat(http.delete(app, "/actuator/localqueue/executions/not-an-id").statusCode()).isEqualTo(400);
+        assertThat(http.delete(app, "/actuator/localqueue/invoices/" + result.executionId()).statusCode())
+                .isEqualTo(404);
+        HttpResponse<String> purged = http.post(app, "/actuator/localqueue/subscriptions/invoices/purge", "{}");
+        assertThat(purged.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(purged.body()).path("affected").asInt()).isEqualTo(3);
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/purge", "{\"olderThan\": \"soon\"}")
+                .statusCode()).isEqualTo(400);
+        assertThat(reopened.executions()).hasSize(1);
+        reopened.stop(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> waiting.get(20, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(ExecutionStoppedException.class);
     }
 
     // ---------------------------------------------------------------- support
@@ -152,9 +212,20 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         return invoices;
     }
 
+    private static SourceDefinition<String> invoices(EventBus bus, int count) {
+        List<String> ids = IntStream.rangeClosed(1, count).mapToObj(number -> "inv-" + number).toList();
+        return bus.source(SequenceSource.of(ids, "invoices-" + count), "invoices",
+                id -> new InvoiceIssued(id, true));
+    }
+
+    private static SourceDefinition<String> refunds(EventBus bus) {
+        return bus.source(SequenceSource.of(List.of("ref-1"), "refunds-1"), "refunds", RefundIssued::new);
+    }
+
     private ConfigurableApplicationContext start(String... extra) {
         List<String> properties = new ArrayList<>(List.of(extra));
         properties.add("localqueue.actuator.max-age=1ms");
+        properties.add("localqueue.bus.topology.refunds=refund.issued");
         return start(App.class, properties.toArray(String[]::new));
     }
 

@@ -71,6 +71,10 @@ class LocalQueueRuntimeHintsTest {
                 LocalQueueEndpoint.SubscriptionDescriptor.class, "activeDeliveries")).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(io.localqueue.bus.ExecutionResult.class,
                 "itemsCommitted")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(io.localqueue.bus.ExecutionSummary.class,
+                "completedAt")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                io.localqueue.spring.actuate.ExecutionActions.DeletionDescriptor.class, "outcome")).accepts(hints);
     }
 
     @Test

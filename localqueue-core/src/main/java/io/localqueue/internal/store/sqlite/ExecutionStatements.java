@@ -1,17 +1,23 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.internal.bus.BusExecutionRows;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExecutionDeletion;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredExecution;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Event-bus executions in the Python library's tables: finding or creating one, its fenced source lease, the
- * membership and counts each committed batch adds, source completion, and the member deliveries' states that decide
- * when it is complete; inside the caller's transaction, except {@link #pending}, a read.
+ * membership and counts each committed batch adds, source completion, the member deliveries' states that decide
+ * when it is complete, and the deletion of a complete one in batches; inside the caller's transaction, except
+ * {@link #pending} and {@link #list}, reads.
  */
 final class ExecutionStatements {
 
@@ -101,6 +107,34 @@ final class ExecutionStatements {
                             WHERE d.execution_id = ?1 AND m.status IN (0, 1)
                             ORDER BY d.message_id DESC)""";
 
+    /** An execution of the bus, with when it was last seen complete (null while it is not, or was not looked at). */
+    private static final String FIND_OF_BUS = """
+            SELECT completed_at FROM event_bus_execution_runtime WHERE execution_id = ? AND bus_name = ?""";
+
+    /**
+     * Releases a batch of an execution's deliveries from it, lowest ids first, walking its primary key, so that a
+     * purge may delete them once they are acknowledged or dead letters.
+     */
+    private static final String RELEASE_MEMBERS = """
+            DELETE FROM event_bus_execution_deliveries
+             WHERE execution_id = ?1
+               AND message_id IN (SELECT message_id FROM event_bus_execution_deliveries
+                                   WHERE execution_id = ?1 ORDER BY message_id LIMIT ?2)""";
+
+    /** Deletes an execution's runtime row, once it has no member left. */
+    private static final String DELETE_RUNTIME = "DELETE FROM event_bus_execution_runtime WHERE execution_id = ?";
+
+    /** Deletes an execution's row, after its runtime row. */
+    private static final String DELETE = "DELETE FROM event_bus_executions WHERE execution_id = ?";
+
+    /** Every execution of a bus with its runtime row, oldest first, without counting its deliveries. */
+    private static final String LIST = """
+            SELECT e.execution_id, e.source_name, r.checkpoint_name, r.source_completed_at, r.completed_at,
+                   e.created_at, e.updated_at, r.items_committed, r.deliveries_inserted, r.deliveries_deduplicated
+              FROM event_bus_executions e JOIN event_bus_execution_runtime r ON r.execution_id = e.execution_id
+             WHERE e.bus_name = ?
+             ORDER BY e.created_at, e.execution_id""";
+
     private ExecutionStatements() {
     }
 
@@ -140,7 +174,7 @@ final class ExecutionStatements {
         StoredExecution execution = session.query(READ, statement -> statement.setString(1, id),
                 rows -> rows.next() ? execution(rows) : null);
         if (execution == null) {
-            throw new IllegalStateException("execution " + id + " has no row");
+            throw new IllegalStateException("execution " + id + " is not stored (deleted meanwhile?)");
         }
         return execution;
     }
@@ -229,6 +263,52 @@ final class ExecutionStatements {
         return pending == null || pending != 0;
     }
 
+    static ExecutionDeletion delete(Session session, String bus, String id, long completedBefore, long now,
+                                    int limit) throws SQLException {
+        Seen seen = session.query(FIND_OF_BUS, statement -> {
+            statement.setString(1, id);
+            statement.setString(2, bus);
+        }, rows -> rows.next() ? new Seen(nullableLong(rows, 1)) : null);
+        if (seen == null) {
+            return ExecutionDeletion.unchanged(ExecutionDeletion.Step.UNKNOWN);
+        }
+        Long completedAt = seen.completedAt();
+        if (completedAt == null) {
+            StoredExecution execution = settle(session, id, now);
+            completedAt = execution.completedAt();
+            if (completedAt == null) {
+                return ExecutionDeletion.incomplete(execution);
+            }
+        }
+        if (completedAt > completedBefore) {
+            return ExecutionDeletion.unchanged(ExecutionDeletion.Step.RECENT);
+        }
+        int released = session.update(RELEASE_MEMBERS, statement -> {
+            statement.setString(1, id);
+            statement.setInt(2, limit);
+        });
+        if (released < limit) {
+            session.update(DELETE_RUNTIME, statement -> statement.setString(1, id));
+            session.update(DELETE, statement -> statement.setString(1, id));
+        }
+        return ExecutionDeletion.released(released, limit);
+    }
+
+    static List<ExecutionRow> list(Session session, String bus) throws SQLException {
+        if (!BusExecutionRows.hasExecutions(session)) {
+            return List.of();
+        }
+        return session.query(LIST, statement -> statement.setString(1, bus), rows -> {
+            List<ExecutionRow> executions = new ArrayList<>();
+            while (rows.next()) {
+                executions.add(new ExecutionRow(rows.getString(1), rows.getString(2), rows.getString(3),
+                        nullableLong(rows, 4), nullableLong(rows, 5), rows.getLong(6), rows.getLong(7),
+                        rows.getLong(8), rows.getLong(9), rows.getLong(10)));
+            }
+            return executions;
+        });
+    }
+
     private static void touch(Session session, String id, long now) throws SQLException {
         session.update(TOUCH, statement -> {
             statement.setLong(1, now);
@@ -257,5 +337,9 @@ final class ExecutionStatements {
     private static @Nullable Long nullableLong(ResultSet rows, int column) throws SQLException {
         long value = rows.getLong(column);
         return rows.wasNull() ? null : value;
+    }
+
+    /** An execution found, with when it was last seen complete. */
+    private record Seen(@Nullable Long completedAt) {
     }
 }

@@ -15,6 +15,7 @@ import io.localqueue.internal.sqlite.SqliteErrors;
 import io.localqueue.internal.sqlite.Writer;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimTurn;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -42,6 +43,14 @@ public final class SqliteQueueStore implements QueueStore {
     public static final String FILE_NAME = "localqueue.db";
 
     private static final int READERS = 4;
+
+    /**
+     * Copies the write-ahead log into the file and empties it. A {@code VACUUM} of a file in WAL mode writes the
+     * rebuilt file into the log, and the file itself shrinks only once a checkpoint has copied all of it, so without
+     * this one it keeps its old size until a later commit fills the log; a reader of another process that still looks
+     * at an older snapshot leaves the checkpoint incomplete, and the file shrinks at a later one.
+     */
+    private static final String CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)";
 
     private final Path directory;
     private final Path file;
@@ -145,6 +154,11 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public List<ExecutionRow> executions(String bus) {
+        return read(session -> ExecutionStatements.list(session, bus));
+    }
+
+    @Override
     public ClaimProbe probe(String queue) {
         return read(session -> ClaimStatements.probe(session, queue));
     }
@@ -200,6 +214,8 @@ public final class SqliteQueueStore implements QueueStore {
         ensureOpen.run();
         requireOpen();
         writer.writeOutsideTransaction("vacuum", "VACUUM", WriteOptions.WRITE_BUDGET_NANOS, ensureOpen);
+        writer.writeOutsideTransaction("checkpoint after vacuum", CHECKPOINT_TRUNCATE, WriteOptions.WRITE_BUDGET_NANOS,
+                ensureOpen);
     }
 
     @Override

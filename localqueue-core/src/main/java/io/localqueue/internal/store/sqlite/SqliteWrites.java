@@ -9,6 +9,7 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
@@ -156,6 +157,12 @@ final class SqliteWrites implements QueueWrites {
     @Override
     public StoredExecution settleExecution(String executionId, long now) {
         return run(writer -> ExecutionStatements.settle(writer, executionId, now));
+    }
+
+    @Override
+    public ExecutionDeletion deleteExecution(String bus, String executionId, long completedBefore, long now,
+                                             int limit) {
+        return run(writer -> ExecutionStatements.delete(writer, bus, executionId, completedBefore, now, limit));
     }
 
     private <R> R run(SessionWork<R> statements) {

@@ -1,19 +1,24 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExecutionDeletion;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredExecution;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Event-bus executions on PostgreSQL, in the Python library's tables: finding or creating one (under an advisory lock
  * of its checkpoint, so that hosts opening the same execution at once converge on one), its fenced source lease, the
- * membership and counts each committed batch adds, source completion, and the member deliveries' states that decide
- * when it is complete; inside the caller's transaction, except {@link #pending}, a read.
+ * membership and counts each committed batch adds, source completion, the member deliveries' states that decide
+ * when it is complete, and the deletion of a complete one in batches; inside the caller's transaction, except
+ * {@link #pending} and {@link #list}, reads.
  */
 final class ExecutionStatements {
 
@@ -109,6 +114,41 @@ final class ExecutionStatements {
                              JOIN %1$s.messages AS m ON m.id = d.message_id
                             WHERE d.execution_id = ? AND m.status IN (0, 1))""";
 
+    /**
+     * An execution of the bus, with when it was last seen complete, its runtime row locked until the transaction
+     * ends: a replay of one of its dead letters, which clears that time, waits for the deletion step, and then finds
+     * the released delivery in no execution.
+     */
+    private static final String FIND_OF_BUS = """
+            SELECT completed_at FROM %1$s.event_bus_execution_runtime WHERE execution_id = ? AND bus_name = ?
+               FOR UPDATE""";
+
+    /**
+     * Releases a batch of an execution's deliveries from it, lowest ids first, walking its primary key, so that a
+     * purge may delete them once they are acknowledged or dead letters.
+     */
+    private static final String RELEASE_MEMBERS = """
+            DELETE FROM %1$s.event_bus_execution_deliveries
+             WHERE execution_id = ?
+               AND message_id IN (SELECT message_id FROM %1$s.event_bus_execution_deliveries
+                                   WHERE execution_id = ? ORDER BY message_id LIMIT ?)""";
+
+    /** Deletes an execution's runtime row, once it has no member left. */
+    private static final String DELETE_RUNTIME =
+            "DELETE FROM %1$s.event_bus_execution_runtime WHERE execution_id = ?";
+
+    /** Deletes an execution's row, after its runtime row. */
+    private static final String DELETE = "DELETE FROM %1$s.event_bus_executions WHERE execution_id = ?";
+
+    /** Every execution of a bus with its runtime row, oldest first, without counting its deliveries. */
+    private static final String LIST = """
+            SELECT e.execution_id, e.source_name, r.checkpoint_name, r.source_completed_at, r.completed_at,
+                   e.created_at, e.updated_at, r.items_committed, r.deliveries_inserted, r.deliveries_deduplicated
+              FROM %1$s.event_bus_executions AS e
+              JOIN %1$s.event_bus_execution_runtime AS r ON r.execution_id = e.execution_id
+             WHERE e.bus_name = ?
+             ORDER BY e.created_at, e.execution_id""";
+
     private ExecutionStatements() {
     }
 
@@ -152,7 +192,7 @@ final class ExecutionStatements {
             read.setString(1, id);
             try (ResultSet rows = read.executeQuery()) {
                 if (!rows.next()) {
-                    throw new IllegalStateException("execution " + id + " has no row");
+                    throw new IllegalStateException("execution " + id + " is not stored (deleted meanwhile?)");
                 }
                 return new StoredExecution(rows.getString(1), rows.getString(2), rows.getString(3),
                         rows.getString(4), rows.getString(5), rows.getString(6), Rows.nullableLong(rows, 7),
@@ -267,6 +307,62 @@ final class ExecutionStatements {
                 rows.next();
                 boolean value = rows.getBoolean(1);
                 return rows.wasNull() || value;
+            }
+        }
+    }
+
+    static ExecutionDeletion delete(Connection connection, String schema, String bus, String id,
+                                    long completedBefore, long now, int limit) throws SQLException {
+        Long completedAt;
+        try (PreparedStatement find = connection.prepareStatement(FIND_OF_BUS.formatted(schema))) {
+            find.setString(1, id);
+            find.setString(2, bus);
+            try (ResultSet rows = find.executeQuery()) {
+                if (!rows.next()) {
+                    return ExecutionDeletion.unchanged(ExecutionDeletion.Step.UNKNOWN);
+                }
+                completedAt = Rows.nullableLong(rows, 1);
+            }
+        }
+        if (completedAt == null) {
+            StoredExecution execution = settle(connection, schema, id, now);
+            completedAt = execution.completedAt();
+            if (completedAt == null) {
+                return ExecutionDeletion.incomplete(execution);
+            }
+        }
+        if (completedAt > completedBefore) {
+            return ExecutionDeletion.unchanged(ExecutionDeletion.Step.RECENT);
+        }
+        int released;
+        try (PreparedStatement release = connection.prepareStatement(RELEASE_MEMBERS.formatted(schema))) {
+            release.setString(1, id);
+            release.setString(2, id);
+            release.setInt(3, limit);
+            released = release.executeUpdate();
+        }
+        if (released < limit) {
+            for (String sql : List.of(DELETE_RUNTIME, DELETE)) {
+                try (PreparedStatement delete = connection.prepareStatement(sql.formatted(schema))) {
+                    delete.setString(1, id);
+                    delete.executeUpdate();
+                }
+            }
+        }
+        return ExecutionDeletion.released(released, limit);
+    }
+
+    static List<ExecutionRow> list(Connection connection, String schema, String bus) throws SQLException {
+        try (PreparedStatement list = connection.prepareStatement(LIST.formatted(schema))) {
+            list.setString(1, bus);
+            try (ResultSet rows = list.executeQuery()) {
+                List<ExecutionRow> executions = new ArrayList<>();
+                while (rows.next()) {
+                    executions.add(new ExecutionRow(rows.getString(1), rows.getString(2), rows.getString(3),
+                            Rows.nullableLong(rows, 4), Rows.nullableLong(rows, 5), rows.getLong(6),
+                            rows.getLong(7), rows.getLong(8), rows.getLong(9), rows.getLong(10)));
+                }
+                return executions;
             }
         }
     }

@@ -7,6 +7,7 @@ import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -32,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * {@link NotifySender}, and wake-ups of other hosts' commits through {@link NotifyWatch}.
  * Opening it creates or migrates the layout. What SQLite does to its file that PostgreSQL does for itself or
  * otherwise is answered so: {@link #backup} refuses (a database is copied with {@code pg_dump}), and
- * {@link #vacuum} runs {@code VACUUM (ANALYZE)} on the layout's tables.
+ * {@link #vacuum} runs {@code VACUUM (ANALYZE)} on the tables whose rows come and go: jobs, their headers, and the
+ * event bus's membership and edges.
  */
 public final class PostgresQueueStore implements QueueStore {
 
@@ -120,6 +122,11 @@ public final class PostgresQueueStore implements QueueStore {
     }
 
     @Override
+    public List<ExecutionRow> executions(String bus) {
+        return read(connection -> ExecutionStatements.list(connection, schema, bus));
+    }
+
+    @Override
     public ClaimProbe probe(String queue) {
         return read(connection -> ClaimStatements.probe(connection, schema, queue));
     }
@@ -175,7 +182,8 @@ public final class PostgresQueueStore implements QueueStore {
         ensureOpen.run();
         read(connection -> {
             try (Statement statement = connection.createStatement()) {
-                statement.execute("VACUUM (ANALYZE) " + schema + ".messages, " + schema + ".message_headers");
+                statement.execute("VACUUM (ANALYZE) " + schema + ".messages, " + schema + ".message_headers, "
+                        + schema + ".event_bus_execution_deliveries, " + schema + ".event_bus_delivery_edges");
             }
             return null;
         });

@@ -7,6 +7,7 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
@@ -202,6 +203,12 @@ final class PostgresWrites implements QueueWrites {
     @Override
     public StoredExecution settleExecution(String executionId, long now) {
         return run(c -> ExecutionStatements.settle(c, schema, executionId, now));
+    }
+
+    @Override
+    public ExecutionDeletion deleteExecution(String bus, String executionId, long completedBefore, long now,
+                                             int limit) {
+        return run(c -> ExecutionStatements.delete(c, schema, bus, executionId, completedBefore, now, limit));
     }
 
     private <R> R run(Work<R> work) {

@@ -3,9 +3,12 @@ package io.localqueue.internal.store.postgresql;
 import static io.localqueue.internal.store.postgresql.Transactions.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.localqueue.FailureReason;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredExecution;
@@ -23,7 +26,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Event-bus executions on a real PostgreSQL server: one per source, its fenced source lease, members, completion. */
+/**
+ * Event-bus executions on a real PostgreSQL server: one per source, its fenced source lease, members, completion, and
+ * deletion in steps.
+ */
 class ExecutionStatementsTest extends LayoutTestBase {
 
     private static final String QUEUE = "__bus__:default:users";
@@ -72,6 +78,51 @@ class ExecutionStatementsTest extends LayoutTestBase {
         StoredExecution bound = Transactions.run(c -> ExecutionStatements.open(c, schema, "default", "users",
                 "users:1", "file-v1", "gen-1", "x9", 900));
         assertThat(bound.executionId()).as("found by its checkpoint's generation").isEqualTo(id);
+    }
+
+    @Test
+    void aReplayDuringADeletionStepWaitsForItAndThenReopensNoExecution() throws Exception {
+        String id = open("x1").executionId();
+        claim(id, "r1", 100, 60_000);
+        List<Long> deliveries = Transactions.run(c -> FanOutStatements.deliver(c, schema, List.of(
+                delivery("a"), delivery("b")), 200, 0)).ids();
+        Transactions.run(c -> {
+            ExecutionStatements.recordBatch(c, schema, new ExecutionBatch(id, "gen-1", deliveries, 2, 2, 0, 2, 0),
+                    200);
+            return null;
+        });
+        completeSource(id, "r1", 300);
+        List<ClaimedRow> rows = Transactions.run(c -> ClaimStatements.claim(c, schema, QUEUE, 400, 60_000, 10,
+                false, 0)).rows();
+        Transactions.run(c -> LeaseStatements.settle(c, schema, List.of(
+                Settlement.ack(QUEUE, rows.get(0).id(), rows.get(0).receipt(), 500),
+                Settlement.deadLetter(QUEUE, rows.get(1).id(), rows.get(1).receipt(), 500, "no",
+                        FailureReason.REJECTED, null)), List.of()));
+        long deadLetter = rows.get(1).id();
+
+        ExecutorService replays = Executors.newSingleThreadExecutor();
+        try (Connection deleting = PostgresServer.connect()) {
+            deleting.setAutoCommit(false);
+            assertThat(ExecutionStatements.delete(deleting, schema, "default", id, Long.MAX_VALUE, 600, 1).step())
+                    .as("finds it complete and releases its first delivery").isEqualTo(ExecutionDeletion.Step.MORE);
+            Future<DeadLetterRetry> replay = replays.submit(() -> Transactions.run(c ->
+                    MaintenanceStatements.retryFailed(c, schema, QUEUE, deadLetter, 700, 0)));
+            Thread.sleep(300);
+            assertThat(replay).as("waits for the deletion step's lock").isNotDone();
+            assertThat(ExecutionStatements.delete(deleting, schema, "default", id, Long.MAX_VALUE, 600, 5))
+                    .isEqualTo(new ExecutionDeletion(ExecutionDeletion.Step.DELETED, 1, null));
+            deleting.commit();
+
+            assertThat(replay.get(20, TimeUnit.SECONDS)).isEqualTo(DeadLetterRetry.RETRIED);
+        } finally {
+            replays.shutdownNow();
+        }
+        assertThat(query("SELECT count(*)::text FROM " + schema + ".event_bus_execution_deliveries"))
+                .containsExactly("0");
+        assertThat(query("SELECT count(*)::text FROM " + schema + ".event_bus_execution_runtime"))
+                .containsExactly("0");
+        assertThat(Transactions.run(c -> ExecutionStatements.delete(c, schema, "default", id, Long.MAX_VALUE, 800,
+                5)).step()).isEqualTo(ExecutionDeletion.Step.UNKNOWN);
     }
 
     @Test

@@ -12,6 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param importId the import's name: part of each event's identity and of the checkpoint {@code users:<importId>}
  * @param batchSize rows committed per transaction
  * @param maxPending the most deliveries waiting for the handlers before the reading pauses
+ * @param cleanup whether a completed import is cleaned up: its execution deleted, its acknowledged deliveries purged
+ *                and the queue file vacuumed, so that the file is small again; the dead letters stay
  * @since 0.1.0
  */
 @ConfigurationProperties("csv-import")
@@ -19,5 +21,6 @@ public record CsvImportProperties(@DefaultValue("./users.csv") Path file,
                                   @DefaultValue("100000") int rows,
                                   @DefaultValue("2026-07") String importId,
                                   @DefaultValue("1000") int batchSize,
-                                  @DefaultValue("10000") long maxPending) {
+                                  @DefaultValue("10000") long maxPending,
+                                  @DefaultValue("false") boolean cleanup) {
 }

@@ -27,7 +27,9 @@ import org.springframework.stereotype.Component;
  * Runs the import once the application has started: generates the CSV when it is missing, executes the source
  * {@code users:<import-id>} to completion (every row committed, every delivery acknowledged or a dead letter) while
  * the {@link UserCreator} handlers consume, and prints the execution's report. A stop in the middle (Ctrl-C) ends
- * the execution where it stands, and the next run resumes it after the last committed batch.
+ * the execution where it stands, and the next run resumes it after the last committed batch. With
+ * {@code csv-import.cleanup=true} a completed import is cleaned up ({@link ImportCleanup}); a later run of the same
+ * import then says so and imports nothing.
  *
  * @since 0.1.0
  */
@@ -43,14 +45,16 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
     private final EventBus bus;
     private final UserApi api;
     private final CsvImportProperties properties;
+    private final ImportCleanup cleanup;
     private final PrintStream out = System.out;
     private volatile int exitCode;
     private volatile @Nullable Report report;
 
-    UserImport(EventBus bus, UserApi api, CsvImportProperties properties) {
+    UserImport(EventBus bus, UserApi api, CsvImportProperties properties, ImportCleanup cleanup) {
         this.bus = bus;
         this.api = api;
         this.properties = properties;
+        this.cleanup = cleanup;
     }
 
     /**
@@ -77,6 +81,11 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
                         row.get("email")));
         users.config().batchSize(properties.batchSize()).maxPending(properties.maxPending());
         long rowsBefore = committedRows(checkpoint);
+        if (cleanedUp(checkpoint)) {
+            out.printf(Locale.ROOT, "Import %s of %s: completed and cleaned up by an earlier run (%,d rows); another "
+                    + "csv-import.import-id imports the file anew%n", checkpoint, file, rowsBefore);
+            return;
+        }
         Instant startedAt = Instant.now();
         long started = System.nanoTime();
         ExecutionResult result;
@@ -95,8 +104,9 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
             return;
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        ImportCleanup.Cleaned cleaned = properties.cleanup() && result.completed() ? cleanup.clean(result) : null;
         Report done = new Report(result, rowsBefore, api.created(), elapsed,
-                result.completedAt() != null && result.completedAt().isBefore(startedAt));
+                result.completedAt() != null && result.completedAt().isBefore(startedAt), cleaned);
         report = done;
         exitCode = result.completed() ? 0 : 1;
         print(file, done);
@@ -116,6 +126,12 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
     /** Returns the report of the import this run completed, or null when it did not complete one. */
     @Nullable Report report() {
         return report;
+    }
+
+    /** Tells whether the import ran to its end and its execution was deleted since: its checkpoint alone is left. */
+    private boolean cleanedUp(String checkpoint) {
+        return bus.checkpoint(checkpoint).inspect().isPresent()
+                && bus.executions().stream().noneMatch(execution -> execution.checkpointName().equals(checkpoint));
     }
 
     private long committedRows(String checkpoint) {
@@ -154,6 +170,12 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
         }
         out.printf(Locale.ROOT, "  time          %.1f s%s%n", seconds,
                 rowsNow == 0 ? "" : String.format(Locale.ROOT, ", %,.0f rows/s", rowsNow / seconds));
+        ImportCleanup.Cleaned cleaned = done.cleaned();
+        if (cleaned != null) {
+            out.printf(Locale.ROOT, "  cleanup       execution deleted, %,d acknowledged deliveries purged, queue file "
+                    + "vacuumed from %.1f MB to %.1f MB; the dead letters stay%n", cleaned.purged(),
+                    cleaned.bytesBefore() / 1e6, cleaned.bytesAfter() / 1e6);
+        }
     }
 
     /**
@@ -164,8 +186,9 @@ public class UserImport implements ApplicationRunner, ExitCodeGenerator {
      * @param usersCreated the users this run (this process) created
      * @param elapsed how long this run's execution took
      * @param alreadyCompleted whether an earlier run had completed the import
+     * @param cleaned what the cleanup did, or null without {@code csv-import.cleanup}
      */
     record Report(ExecutionResult result, long rowsBefore, long usersCreated, Duration elapsed,
-                  boolean alreadyCompleted) {
+                  boolean alreadyCompleted, ImportCleanup.@Nullable Cleaned cleaned) {
     }
 }
