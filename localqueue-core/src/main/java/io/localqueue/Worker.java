@@ -63,7 +63,7 @@ public final class Worker<T> implements AutoCloseable {
     static final long INTERRUPT_GRACE_MS = 1_000;
 
     /** The longest a stop or {@code runOnce()} waits for the observers to be told of the outcomes it recorded. */
-    static final Duration REPORTS_WAIT = Duration.ofSeconds(5);
+    static final Duration REPORTS_WAIT = Duration.ofSeconds(2);
 
     /** How long {@code stop()} lets running handlers finish, unless configured. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);

@@ -41,8 +41,8 @@ final class SubscriptionConsumer {
     /** Deliveries' outcomes log here, apart from the bus's own lines (an execution's progress among them). */
     private static final Logger log = LoggerFactory.getLogger(Subscription.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The longest a stop waits for the observers to be told of the outcomes it recorded. */
-    private static final Duration REPORTS_WAIT = Duration.ofSeconds(5);
+    /** The longest a stop waits, for all its subscriptions, for the observers to be told of the outcomes it recorded. */
+    private static final Duration REPORTS_WAIT = Duration.ofSeconds(2);
 
     private final EventBus bus;
     private final Subscription subscription;
@@ -117,8 +117,9 @@ final class SubscriptionConsumer {
             drained &= consumer.awaitHandlers(deadline);
         }
         long grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(drain.isZero() ? 5 : 1);
+        long reported = grace + REPORTS_WAIT.toNanos();
         for (SubscriptionConsumer consumer : consumers) {
-            consumer.finish(grace);
+            consumer.finish(grace, reported);
         }
         return drained;
     }
@@ -140,12 +141,15 @@ final class SubscriptionConsumer {
         return false;
     }
 
-    /** Gives interrupted handlers until {@code graceNanos} to hand their deliveries back, then closes. */
-    private void finish(long graceNanos) {
+    /**
+     * Gives interrupted handlers until {@code graceNanos} to hand their deliveries back, its observers until
+     * {@code reportedNanos} to be told of what was settled, then closes.
+     */
+    private void finish(long graceNanos, long reportedNanos) {
         awaitTermination(graceNanos);
         feed.releaseAll();
         engine.flushSettlements();
-        if (!lane.awaitReported(REPORTS_WAIT)) {
+        if (!lane.awaitReported(Duration.ofNanos(Math.max(0, reportedNanos - System.nanoTime())))) {
             log.warn("Subscription '{}' did not wait longer than {} ms for its observers; they are still being told",
                     subscription.name(), REPORTS_WAIT.toMillis());
         }
