@@ -1,6 +1,7 @@
 package io.localqueue.internal.store;
 
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +35,10 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
      * {@code localqueue_} followed by the schema's name.
      */
     public static final int MAX_SCHEMA_LENGTH = 52;
+
+    private static final Pattern USER_INFO = Pattern.compile("//[^/@\\s]*@");
+    private static final Pattern QUERY = Pattern.compile("\\?(\\S*)");
+    private static final Pattern SECRET = Pattern.compile("(?i)(ssl)?password=.*");
 
     private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0," + (MAX_SCHEMA_LENGTH - 1) + "}");
 
@@ -103,6 +108,28 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
                     + " (a write, a read and the wake-ups' listening connection), got " + poolSize);
         }
         return poolSize;
+    }
+
+    /**
+     * Returns a JDBC URL as logs, health and the actuator may show it: without the user information before the host
+     * and without {@code password} or {@code sslpassword} parameters, whatever their case.
+     *
+     * @param url a JDBC URL, possibly followed by more text
+     * @return the URL without credentials
+     */
+    public static String withoutCredentials(String url) {
+        String text = USER_INFO.matcher(url).replaceFirst("//");
+        Matcher query = QUERY.matcher(text);
+        if (!query.find()) {
+            return text;
+        }
+        StringBuilder kept = new StringBuilder();
+        for (String parameter : query.group(1).split("&")) {
+            if (!SECRET.matcher(parameter).matches()) {
+                kept.append(kept.length() == 0 ? "" : "&").append(parameter);
+            }
+        }
+        return text.substring(0, query.start()) + (kept.length() == 0 ? "" : "?" + kept) + text.substring(query.end());
     }
 
     @Override

@@ -91,11 +91,35 @@ public class LocalQueueEndpointWebExtension {
     @WriteOperation
     public WebEndpointResponse<?> actWithoutBody(@Selector String target, @Selector String action) {
         if (QueueActions.PURGE.equals(action) && !endpoint.isSubscriptions(target)) {
-            return new WebEndpointResponse<>(Map.of("error", "a purge takes a JSON body, sent with Content-Type: "
-                    + "application/json: {\"olderThan\": \"7d\"} deletes the finished jobs unchanged for 7 days, {} "
-                    + "every finished job"), WebEndpointResponse.STATUS_BAD_REQUEST);
+            return purgeWithoutBody("jobs");
         }
         return act(target, action, null, null);
+    }
+
+    /**
+     * Answers the writes on a whole subscription sent without a JSON body, as {@link #actWithoutBody} does for a
+     * queue: replaying every dead letter runs; a purge answers 400 rather than delete every finished delivery.
+     *
+     * @param target {@value LocalQueueEndpoint#SUBSCRIPTIONS}
+     * @param subscription the subscription's name
+     * @param action the action
+     * @return the outcome with its status
+     * @since 0.1.0
+     */
+    @WriteOperation
+    public WebEndpointResponse<?> actOnSubscriptionWithoutBody(@Selector String target, @Selector String subscription,
+                                                               @Selector String action) {
+        if (QueueActions.PURGE.equals(action)) {
+            return purgeWithoutBody("deliveries");
+        }
+        return actOnSubscription(target, subscription, action, null);
+    }
+
+    /** The 400 of a purge sent without its body, whose duration would otherwise be lost. */
+    private static WebEndpointResponse<?> purgeWithoutBody(String rows) {
+        return new WebEndpointResponse<>(Map.of("error", "a purge takes a JSON body, sent with Content-Type: "
+                + "application/json: {\"olderThan\": \"7d\"} deletes the finished " + rows + " unchanged for 7 "
+                + "days, {} every finished one"), WebEndpointResponse.STATUS_BAD_REQUEST);
     }
 
     /**

@@ -4,15 +4,11 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,15 +20,12 @@ import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
  * Logs one INFO line once the application's context has started: where the queues are (the file's absolute path, or
- * the PostgreSQL URL, without a password, and schema), how many {@code @QueueListener} methods consume which queues,
+ * the PostgreSQL URL, without credentials as every location, and schema), how many {@code @QueueListener} methods consume which queues,
  * and whether the event bus consumes, and which subscriptions.
  */
 final class StartupSummary implements ApplicationListener<ContextRefreshedEvent>, ApplicationContextAware {
 
     private static final Logger log = LoggerFactory.getLogger(StartupSummary.class);
-    private static final Pattern USER_INFO = Pattern.compile("//[^/@\\s]*@");
-    private static final Pattern QUERY = Pattern.compile("\\?(\\S*)");
-    private static final Pattern SECRET = Pattern.compile("(?i)(ssl)?password=.*");
 
     private final ObjectProvider<LocalQueueDatabase> database;
     private final ObjectProvider<QueueListenerEndpointRegistry> listeners;
@@ -69,7 +62,7 @@ final class StartupSummary implements ApplicationListener<ContextRefreshedEvent>
         }
         return queues.isFile() ? "queues in " + queues.file() + " (SQLite " + queues.engineVersion() + ")"
                 : "queues in " + queues.engine() + " " + queues.engineVersion() + " at "
-                + withoutPasswords(queues.location());
+                + queues.location();
     }
 
     private String listeners() {
@@ -98,17 +91,5 @@ final class StartupSummary implements ApplicationListener<ContextRefreshedEvent>
                 .filter(subscription -> events.subscription(subscription).consuming()).sorted().toList();
         return consuming.isEmpty() ? name + " running, with no handlers to consume"
                 : name + " consuming " + String.join(", ", consuming);
-    }
-
-    /** A server's location without the credentials a URL may carry: user info and password parameters. */
-    static String withoutPasswords(String location) {
-        String text = USER_INFO.matcher(location).replaceFirst("//");
-        Matcher query = QUERY.matcher(text);
-        if (!query.find()) {
-            return text;
-        }
-        String kept = Arrays.stream(query.group(1).split("&")).filter(parameter -> !SECRET.matcher(parameter)
-                .matches()).collect(Collectors.joining("&"));
-        return text.substring(0, query.start()) + (kept.isEmpty() ? "" : "?" + kept) + text.substring(query.end());
     }
 }

@@ -149,6 +149,9 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         await().atMost(BOUND).until(() -> handlers.accepted.containsAll(List.of("inv-bad-2", "inv-bad-3")));
         assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/pause", "{}").statusCode())
                 .isEqualTo(404);
+        HttpResponse<String> purgeWithoutBody = http.post(app, "/actuator/localqueue/subscriptions/invoices/purge");
+        assertThat(purgeWithoutBody.statusCode()).as("a purge without its JSON body").isEqualTo(400);
+        assertThat(purgeWithoutBody.body()).contains("a purge takes a JSON body");
         List<FailedDelivery> left = reopened.listFailed();
         assertThat(left).isEmpty();
     }

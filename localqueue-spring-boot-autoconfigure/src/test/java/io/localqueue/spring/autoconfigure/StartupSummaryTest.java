@@ -59,14 +59,4 @@ class StartupSummaryTest extends ContextRunnerTestBase {
                 .run(context -> assertThat(output).contains("event bus 'default' not consuming "
                         + "(localqueue.bus.auto-startup=false)"));
     }
-
-    @Test
-    void aServerUrlIsShownWithoutItsPassword() {
-        assertThat(StartupSummary.withoutPasswords("jdbc:postgresql://db:5432/app?user=app&password=s3cret&ssl=true "
-                + "schema localqueue")).isEqualTo("jdbc:postgresql://db:5432/app?user=app&ssl=true schema localqueue");
-        assertThat(StartupSummary.withoutPasswords("jdbc:postgresql://db/app?password=s3cret schema q"))
-                .isEqualTo("jdbc:postgresql://db/app schema q");
-        assertThat(StartupSummary.withoutPasswords("jdbc:postgresql://app:s3cret@db/app?sslpassword=x&a=b schema q"))
-                .isEqualTo("jdbc:postgresql://db/app?a=b schema q");
-    }
 }

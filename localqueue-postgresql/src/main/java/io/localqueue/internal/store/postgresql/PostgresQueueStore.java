@@ -11,6 +11,7 @@ import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.ServerSettings;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
@@ -75,7 +76,7 @@ public final class PostgresQueueStore implements QueueStore {
         this.schema = PostgresSchema.requireValidName(schema);
         try (Connection connection = dataSource.getConnection()) {
             PostgresSchema.createOrMigrate(connection, schema);
-            this.location = connection.getMetaData().getURL() + " schema " + schema;
+            this.location = ServerSettings.withoutCredentials(connection.getMetaData().getURL()) + " schema " + schema;
             this.engineVersion = connection.getMetaData().getDatabaseProductVersion();
             this.databaseName = connection.getCatalog();
         } catch (SQLException failure) {

@@ -81,6 +81,15 @@ class OpeningTest {
     }
 
     @Test
+    void aPasswordInTheUrlNeverShowsInTheLocationThatHealthAndLogsReport() {
+        try (LocalQueueDatabase database = LocalQueueDatabase.server(PostgresServer.url()
+                + "&password=s3cret-in-url").schema(schema).poolSize(3).open()) {
+            assertThat(database.location()).startsWith("jdbc:postgresql://").endsWith("schema " + schema)
+                    .doesNotContain("s3cret").doesNotContain("password");
+        }
+    }
+
+    @Test
     void whatAServerHasNotIsRefusedByName(@TempDir Path directory) {
         try (LocalQueueDatabase database = LocalQueueDatabase.open(PostgresServer.pool(), schema);
              SimpleQueue<String> queue = SimpleQueue.builder(database, String.class).name("emails").build()) {
