@@ -9,6 +9,8 @@ import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
+import io.localqueue.TestClock;
+import io.localqueue.WorkerLog;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueStore;
@@ -22,8 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -32,16 +32,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one batching mechanism: settlements and renewals submitted together share a transaction, each keeps its own
@@ -84,7 +80,8 @@ class GroupCommitTest {
         List<JobOutcome> outcomes = new ArrayList<>();
 
         for (Settlement settlement : settlements) {
-            groupCommit.settleLater(settlement, DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE, (outcome, failure) -> outcomes.add(outcome));
+            groupCommit.settleLater(settlement, DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE,
+                    (outcome, failure) -> outcomes.add(outcome));
         }
         groupCommit.flush();
 
@@ -189,7 +186,7 @@ class GroupCommitTest {
         store.failWrites(true);
         AtomicReference<JobOutcome> reported = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
-        try (CapturedLog log = new CapturedLog(GroupCommit.class)) {
+        try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
             groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
                     DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), (outcome, failure) -> {
                         reported.set(outcome);
@@ -214,18 +211,18 @@ class GroupCommitTest {
     @Test
     void aSettlementHandedOverIsGivenUpOnceItsLeaseEndsWhileTheDatabaseFails() throws Exception {
         ClaimedRow row = claim(1).get(0);
-        MovableClock clock = new MovableClock(System.currentTimeMillis());
+        TestClock clock = new TestClock(Instant.ofEpochMilli(System.currentTimeMillis()));
         store.failWrites(true);
         AtomicReference<RuntimeException> reported = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
-        try (CapturedLog log = new CapturedLog(GroupCommit.class)) {
+        try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
             groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), clock.millis()),
                     DurabilityMode.RELAXED, clock, clock.millis() + 60_000, (outcome, failure) -> {
                         reported.set(failure);
                         done.countDown();
                     });
             await().atMost(Duration.ofSeconds(20)).until(() -> store.failedWrites.get() >= 2);
-            clock.advance(60_000);
+            clock.advance(Duration.ofMinutes(1));
 
             assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
             assertThat(reported.get()).hasMessageContaining("lease ended");
@@ -289,63 +286,6 @@ class GroupCommitTest {
                 }
             }
             return super.write(options, ensureOpen, work);
-        }
-    }
-
-    /** A clock a test moves by hand. */
-    private static final class MovableClock extends Clock {
-        private final AtomicLong millis;
-
-        MovableClock(long start) {
-            this.millis = new AtomicLong(start);
-        }
-
-        void advance(long by) {
-            millis.addAndGet(by);
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    /** What one class logs while it is open. */
-    private static final class CapturedLog implements AutoCloseable {
-        private final ch.qos.logback.classic.Logger logger;
-        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-
-        CapturedLog(Class<?> source) {
-            logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(source);
-            appender.start();
-            logger.addAppender(appender);
-        }
-
-        List<String> messages() {
-            synchronized (appender.list) {
-                return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-            }
-        }
-
-        @Override
-        public void close() {
-            logger.detachAppender(appender);
-            appender.stop();
         }
     }
 }

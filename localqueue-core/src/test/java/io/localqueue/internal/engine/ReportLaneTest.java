@@ -2,9 +2,7 @@ package io.localqueue.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.localqueue.WorkerLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,20 +18,16 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReportLaneTest {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger("report-lane-test");
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    private final AtomicLong nanos = new AtomicLong();
-    private final ReportLane lane = new ReportLane(logger, "worker 'mail'", "localqueue-report-mail", "observer X",
-            nanos::get);
+    private static final String LOGGER = "report-lane-test";
 
-    ReportLaneTest() {
-        logged.start();
-        logger.addAppender(logged);
-    }
+    private final WorkerLog logged = new WorkerLog(LOGGER);
+    private final AtomicLong nanos = new AtomicLong();
+    private final ReportLane lane = new ReportLane(LoggerFactory.getLogger(LOGGER), "worker 'mail'",
+            "localqueue-report-mail", "observer X", nanos::get);
 
     @AfterEach
     void detach() {
-        logger.detachAppender(logged);
+        logged.close();
     }
 
     @Test
@@ -95,8 +89,6 @@ class ReportLaneTest {
     }
 
     private List<String> messages() {
-        synchronized (logged.list) {
-            return logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-        }
+        return logged.messages();
     }
 }

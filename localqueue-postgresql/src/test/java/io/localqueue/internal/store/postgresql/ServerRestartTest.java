@@ -12,9 +12,7 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +43,7 @@ class ServerRestartTest {
     Path directory;
 
     private final String schema = PostgresServer.freshSchema();
-    private @Nullable EmbeddedPostgres server;
+    private @Nullable RestartableServer server;
 
     @AfterEach
     void stopServer() throws IOException {
@@ -56,9 +54,10 @@ class ServerRestartTest {
 
     @Test
     void whileTheServerIsDownOperationsFailNamingItAndOnceItIsBackEveryCommittedJobIsThere() throws IOException {
-        int port = freePort();
-        server = start(port);
-        String url = server.getJdbcUrl("postgres", "postgres");
+        RestartableServer server = new RestartableServer(directory.resolve("data")).start();
+        this.server = server;
+        int port = server.port();
+        String url = server.url();
         try (LocalQueueDatabase database = LocalQueueDatabase.server(url).schema(schema).poolSize(3).open();
              SimpleQueue<String> queue = SimpleQueue.builder(database, String.class).name("jobs")
                      .durability(DurabilityMode.DURABLE).build()) {
@@ -70,8 +69,7 @@ class ServerRestartTest {
             Job<String> held = queue.get(Duration.ofSeconds(5));
             assertThat(queue.stats()).isEqualTo(new QueueStats(14, 1, 5, 0));
 
-            server.close();
-            server = null;
+            server.stop();
 
             String unreachable = "failed: the database server cannot be reached (SQLSTATE 08001): Connection to "
                     + "localhost:" + port + " refused";
@@ -81,7 +79,7 @@ class ServerRestartTest {
             failsWithin("ack", () -> queue.ack(held), unreachable);
             failsWithin("checkIntegrity", () -> database.checkIntegrity(IntegrityCheckMode.QUICK, 10), unreachable);
 
-            server = start(port);
+            server.start();
             // The pool reconnects on its own; its attempts back off while the server is down, up to 5 s apart.
             long restarted = System.nanoTime();
             await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(queue.stats())
@@ -110,16 +108,5 @@ class ServerRestartTest {
         log.info("{} failed after {} ms while the server was down: {}", what, millis, String.valueOf(failure));
         assertThat(failure).as(what).isInstanceOf(LocalQueueException.class).hasMessageContaining(message);
         assertThat(Duration.ofMillis(millis)).as("how long %s took to fail", what).isLessThan(FAILS_WITHIN);
-    }
-
-    private EmbeddedPostgres start(int port) throws IOException {
-        return EmbeddedPostgres.builder().setDataDirectory(directory.resolve("data")).setCleanDataDirectory(false)
-                .setPort(port).start();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
