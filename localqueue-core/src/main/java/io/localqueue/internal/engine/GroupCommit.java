@@ -111,17 +111,13 @@ final class GroupCommit implements AutoCloseable {
     }
 
     /**
-     * Commits everything submitted so far on the calling thread, settlements kept for another attempt included (once
-     * more, whatever their pause); every result has been reported when it returns, but for those still failing.
+     * Commits everything submitted so far on the calling thread; every result has been reported when it returns, but
+     * for the settlements kept for another attempt after their transaction failed, which the committer thread tries
+     * again in its own time.
      */
     void flush() {
-        flush(true);
-    }
-
-    private void flush(boolean retryAll) {
         combiner.lock();
         try {
-            requeueRetries(retryAll);
             while (!pending.isEmpty()) {
                 commitPending();
             }
@@ -130,10 +126,10 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** Puts the kept settlements that are due (all of them, when asked) back in line; gives up those past lease. */
-    private void requeueRetries(boolean all) {
+    /** Puts the kept settlements that are due back in line, and gives up those whose lease ended. */
+    private void requeueRetries() {
         List<Change> givenUp = new ArrayList<>();
-        List<Change> due = retries.due(all, givenUp);
+        List<Change> due = retries.due(givenUp);
         for (Change change : givenUp) {
             finish(change, SettlementRetries.givenUp("its lease ended while the database failed"));
         }
@@ -214,7 +210,13 @@ final class GroupCommit implements AutoCloseable {
             }
             handedOver.drainPermits();
             try {
-                flush(false);
+                combiner.lock();
+                try {
+                    requeueRetries();
+                } finally {
+                    combiner.unlock();
+                }
+                flush();
             } catch (RuntimeException unexpected) {
                 log.error("Committing settlements of {} failed", store.location(), unexpected);
             }

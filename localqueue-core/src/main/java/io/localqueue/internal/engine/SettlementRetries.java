@@ -100,12 +100,11 @@ final class SettlementRetries {
      * Takes the kept changes due for another attempt, each stamped with its clock's time, and hands back those whose
      * lease ended meanwhile, which are given up.
      *
-     * @param all true to take every kept change at once, whatever its pause
      * @param givenUpNow receives the changes given up
      * @return the changes to try again
      */
-    synchronized List<GroupCommit.Change> due(boolean all, List<GroupCommit.Change> givenUpNow) {
-        if (waiting.isEmpty() || (!all && nanoTime.getAsLong() - nextAttemptNanos < 0)) {
+    synchronized List<GroupCommit.Change> due(List<GroupCommit.Change> givenUpNow) {
+        if (waiting.isEmpty() || nanoTime.getAsLong() - nextAttemptNanos < 0) {
             return List.of();
         }
         List<GroupCommit.Change> retried = new ArrayList<>();
