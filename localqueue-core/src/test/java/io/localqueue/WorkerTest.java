@@ -451,6 +451,8 @@ class WorkerTest extends QueueTestBase {
         Worker<Object> worker = track((prefetch < 0 ? builder : builder.prefetch(prefetch)).build());
         worker.start();
         assertThat(stuck.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).as("the handler got stuck").isTrue();
+        // the quick jobs' acknowledgements commit after their handlers returned
+        await().atMost(BOUND).until(() -> queue.stats().acked() == 50);
         QueueStats stuckAt = queue.stats();
         release.countDown();
         worker.stop(Duration.ofSeconds(5));
