@@ -85,7 +85,7 @@ public final class Worker<T> implements AutoCloseable {
      *
      * @since 0.1.0
      */
-    public static final int DEFAULT_PREFETCH = 32;
+    public static final int DEFAULT_PREFETCH = 64;
 
     /**
      * The largest prefetch a worker may be given.
