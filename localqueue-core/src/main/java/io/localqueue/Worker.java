@@ -84,6 +84,21 @@ public final class Worker<T> implements AutoCloseable {
     public static final int HEARTBEATS_PER_LEASE = 3;
 
     /**
+     * How many jobs a worker claims ahead of its threads unless set: beyond one for each idle thread, at most this many
+     * claimed jobs wait in the worker for a thread, leased to this process and out of reach of other consumers.
+     *
+     * @since 0.1.0
+     */
+    public static final int DEFAULT_PREFETCH = 64;
+
+    /**
+     * The largest prefetch a worker may be given.
+     *
+     * @since 0.1.0
+     */
+    public static final int MAX_PREFETCH = ClaimFeed.MAX_BATCH;
+
+    /**
      * The batch size of a batch worker unless set.
      *
      * @since 0.1.0
@@ -153,7 +168,7 @@ public final class Worker<T> implements AutoCloseable {
                 log);
         this.claimTrouble = new ClaimTrouble(log, name, queue.name());
         this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
-                this::claimsStop);
+                builder.prefetch, this::claimsStop);
     }
 
     /**
@@ -666,6 +681,7 @@ public final class Worker<T> implements AutoCloseable {
         private @Nullable Duration heartbeatInterval;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private int concurrency = DEFAULT_CONCURRENCY;
+        private int prefetch = DEFAULT_PREFETCH;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private WorkerObserver observer = WorkerObserver.NONE;
         private @Nullable String name;
@@ -816,6 +832,21 @@ public final class Worker<T> implements AutoCloseable {
                 throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
             }
             this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * Sets how many jobs the worker may claim ahead of its threads: beyond one for each idle thread, at most this
+         * many claimed jobs wait in the worker, which saves claims while handlers are quick but keeps those jobs from
+         * other consumers until a thread here takes them; 0 claims only for idle threads. A batch worker claims
+         * only its batches, so this does not apply to it. Default {@value Worker#DEFAULT_PREFETCH}.
+         *
+         * @param prefetch 0 to {@value Worker#MAX_PREFETCH}
+         * @return this builder
+         * @since 0.1.0
+         */
+        public Builder<T> prefetch(int prefetch) {
+            this.prefetch = ClaimFeed.requirePrefetch(prefetch, "prefetch");
             return this;
         }
 

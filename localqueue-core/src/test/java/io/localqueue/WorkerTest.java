@@ -236,6 +236,16 @@ class WorkerTest extends QueueTestBase {
     }
 
     @Test
+    void builderRefusesAPrefetchOutOfRange() {
+        Worker.Builder<Object> builder = Worker.builder(queue(DeliveryPolicy.defaults()), job -> { });
+
+        assertThatThrownBy(() -> builder.prefetch(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefetch");
+        assertThatThrownBy(() -> builder.prefetch(Worker.MAX_PREFETCH + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefetch");
+    }
+
+    @Test
     void builderRefusesHeartbeatNotShorterThanTheLease() {
         Worker.Builder<Object> builder = Worker.builder(
                 queue(new DeliveryPolicy(Duration.ofSeconds(2), 3)), job -> { });
@@ -409,6 +419,46 @@ class WorkerTest extends QueueTestBase {
     }
 
     // ---------------------------------------------------------------- concurrency
+
+    @Test
+    void jobsClaimedAheadOfABusyHandlerNeverOutnumberThePrefetch() throws InterruptedException {
+        assertThat(leasedWhileTheHandlerIsStuck(5)).isBetween(1, 1 + 5);
+        assertThat(leasedWhileTheHandlerIsStuck(0)).isEqualTo(1);
+    }
+
+    @Test
+    void theDefaultPrefetchIsSmall() throws InterruptedException {
+        assertThat(leasedWhileTheHandlerIsStuck(-1)).isBetween(1, 1 + Worker.DEFAULT_PREFETCH);
+    }
+
+    /**
+     * Runs a worker of one thread (with the given prefetch, or the default for -1) whose handler is quick for fifty
+     * jobs, so that its claims take as many ahead as the prefetch allows, then stuck on the next; returns how many of
+     * the queue's jobs are leased while it is stuck: the stuck one and those claimed ahead of it.
+     */
+    private int leasedWhileTheHandlerIsStuck(int prefetch) throws InterruptedException {
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("prefetch" + prefetch));
+        queue.putMany(IntStream.range(0, 400).mapToObj(i -> EnqueueItem.<Object>of(i)).toList());
+        AtomicInteger handled = new AtomicInteger();
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch release = latch(1);
+        Worker.Builder<Object> builder = Worker.builder(queue, job -> {
+            if (handled.incrementAndGet() > 50) {
+                stuck.countDown();
+                release.await();
+            }
+        });
+        Worker<Object> worker = track((prefetch < 0 ? builder : builder.prefetch(prefetch)).build());
+        worker.start();
+        assertThat(stuck.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).as("the handler got stuck").isTrue();
+        // the quick jobs' acknowledgements commit after their handlers returned
+        await().atMost(BOUND).until(() -> queue.stats().acked() == 50);
+        QueueStats stuckAt = queue.stats();
+        release.countDown();
+        worker.stop(Duration.ofSeconds(5));
+        queue.close();
+        return (int) stuckAt.processing();
+    }
 
     @Test
     void concurrencyRunsThatManyHandlersAtOnceAndNeverMore() throws Exception {

@@ -1,6 +1,8 @@
 package io.localqueue.bus;
 
 import io.localqueue.RetryPolicy;
+import io.localqueue.Worker;
+import io.localqueue.internal.engine.ClaimFeed;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ public final class SubscriptionConfig {
 
     private final String subscription;
     private int concurrency;
+    private int prefetch = Worker.DEFAULT_PREFETCH;
     private @Nullable RetryPolicy retry;
     private @Nullable Duration handlerTimeout;
     private final List<Class<? extends Throwable>> permanentErrors = new ArrayList<>();
@@ -42,6 +45,23 @@ public final class SubscriptionConfig {
             throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
         }
         this.concurrency = concurrency;
+        return this;
+    }
+
+    /**
+     * Sets how many deliveries this process may claim ahead of the subscription's handlers: beyond one for each idle
+     * handler, at most this many wait here, leased to this process and out of reach of other processes. Default
+     * {@value Worker#DEFAULT_PREFETCH}, as a {@link Worker}'s.
+     *
+     * @param prefetch 0 to {@value Worker#MAX_PREFETCH}
+     * @return this config
+     * @throws IllegalArgumentException when out of that range
+     * @throws IllegalStateException once the subscription consumes
+     * @since 0.1.0
+     */
+    public synchronized SubscriptionConfig prefetch(int prefetch) {
+        requireUnfrozen("prefetch");
+        this.prefetch = ClaimFeed.requirePrefetch(prefetch, "prefetch");
         return this;
     }
 
@@ -98,6 +118,16 @@ public final class SubscriptionConfig {
             permanentErrors.add(type);
         }
         return this;
+    }
+
+    /**
+     * Returns how many deliveries this process claims ahead of the subscription's handlers at most.
+     *
+     * @return the prefetch
+     * @since 0.1.0
+     */
+    public synchronized int prefetch() {
+        return prefetch;
     }
 
     /**

@@ -76,7 +76,8 @@ final class SubscriptionConsumer {
         this.retry = config.retry();
         this.timeout = config.handlerTimeout();
         this.permanentErrors = config.permanentErrors();
-        this.feed = new ClaimFeed(engine, queue, concurrency, POLL_NANOS, bus.delivery().lease(), () -> !running);
+        this.feed = new ClaimFeed(engine, queue, concurrency, POLL_NANOS, bus.delivery().lease(),
+                config.prefetch(), () -> !running);
         String prefix = "localqueue-bus-" + bus.name() + "-" + subscription.name() + "-";
         this.trouble = new ClaimTrouble(log, prefix.substring(0, prefix.length() - 1), queue);
         this.heartbeats = new Heartbeats(bus.delivery().lease().dividedBy(3), daemon(prefix + "heartbeat"), log);

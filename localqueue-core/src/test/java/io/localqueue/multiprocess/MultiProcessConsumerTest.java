@@ -86,7 +86,7 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
     }
 
     @Test
-    void jobOfAConsumerKilledBeforeAckIsRedeliveredWhenItsLeaseEnds() {
+    void jobOfAConsumerKilledBeforeAckIsRedeliveredWithThatDeliveryCounted() {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             long id = queue.put("work");
             ChildProcess consumer = children.start("doomed-consumer", CLAIM_AND_WAIT, dir, SimpleQueue.DEFAULT_NAME, 2000);

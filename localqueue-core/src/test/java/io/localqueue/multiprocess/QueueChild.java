@@ -25,6 +25,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -56,9 +57,12 @@ final class QueueChild {
     static final String NEXT = "NEXT";
     static final String WAITING = "WAITING";
     static final String HANDLED = "HANDLED";
+    static final String STARTED = "STARTED";
+    static final String FINISH = "FINISH";
 
     static final String CONSUME = "consume";
     static final String WORK = "work";
+    static final String HOLD = "hold";
     static final String WAIT_ON_QUEUES = "wait-on-queues";
     static final String PUT_WITH_JOB_ID = "put-with-job-id";
     static final String PUT_MANY_WITH_JOB_IDS = "put-many-with-job-ids";
@@ -89,6 +93,8 @@ final class QueueChild {
             case CONSUME -> consume(Path.of(args[1]));
             case WAIT_ON_QUEUES -> waitOnQueues(Path.of(args[1]), List.of(args).subList(2, args.length));
             case WORK -> work(Path.of(args[1]), Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])));
+            case HOLD -> hold(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]), Duration.ofMillis(Long.parseLong(args[5])));
             case PUT_WITH_JOB_ID -> putWithJobId(Path.of(args[1]), args[2]);
             case PUT_MANY_WITH_JOB_IDS -> putManyWithJobIds(Path.of(args[1]), Integer.parseInt(args[2]));
             case PUT_ONCE_AGAINST_LIMIT -> putOnceAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]));
@@ -165,6 +171,36 @@ final class QueueChild {
             }).concurrency(concurrency).build();
             protocol.ready();
             worker.start();
+            protocol.await(STOP);
+            worker.stop(Duration.ofSeconds(30));
+            protocol.print(DONE, handled.get());
+        }
+    }
+
+    /**
+     * Runs a worker of {@code concurrency} threads with the given prefetch on a queue whose lease is {@code lease}: its
+     * handler returns at once for the first {@code quick} jobs (so that its claims take jobs ahead), then prints
+     * STARTED id for each further job and holds it until told FINISH. Prints HANDLED id attempts for each job it
+     * returns from, and once told STOP, DONE count.
+     */
+    private void hold(Path directory, int concurrency, int prefetch, int quick, Duration lease) throws IOException {
+        DeliveryPolicy delivery = DeliveryPolicy.defaults().withLease(lease);
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).delivery(delivery).build()) {
+            AtomicInteger entered = new AtomicInteger();
+            AtomicInteger handled = new AtomicInteger();
+            CountDownLatch finish = new CountDownLatch(1);
+            Worker<Object> worker = Worker.builder(queue, job -> {
+                if (entered.incrementAndGet() > quick) {
+                    protocol.print(STARTED, job.id());
+                    finish.await();
+                }
+                protocol.print(HANDLED, job.id(), job.attempts());
+                handled.incrementAndGet();
+            }).concurrency(concurrency).prefetch(prefetch).build();
+            protocol.ready();
+            worker.start();
+            protocol.await(FINISH);
+            finish.countDown();
             protocol.await(STOP);
             worker.stop(Duration.ofSeconds(30));
             protocol.print(DONE, handled.get());

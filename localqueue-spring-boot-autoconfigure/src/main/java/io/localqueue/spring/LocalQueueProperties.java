@@ -491,6 +491,13 @@ public class LocalQueueProperties {
         private int concurrency = Worker.DEFAULT_CONCURRENCY;
 
         /**
+         * How many jobs one listener may claim ahead of its running invocations (beyond one for each idle
+         * invocation), 0 to 256: they wait in this process, leased to it, so other processes cannot take them. Batch
+         * listeners claim only their batches.
+         */
+        private int prefetch = Worker.DEFAULT_PREFETCH;
+
+        /**
          * How long an idle listener waits for a job before looking again; new jobs wake it earlier.
          */
         private Duration pollInterval = Worker.DEFAULT_POLL_INTERVAL;
@@ -566,6 +573,14 @@ public class LocalQueueProperties {
 
         public void setConcurrency(int concurrency) {
             this.concurrency = concurrency;
+        }
+
+        public int getPrefetch() {
+            return prefetch;
+        }
+
+        public void setPrefetch(int prefetch) {
+            this.prefetch = prefetch;
         }
 
         public Duration getPollInterval() {
@@ -980,6 +995,12 @@ public class LocalQueueProperties {
         private @Nullable Integer concurrency;
 
         /**
+         * Deliveries this process may claim ahead of the subscription's running handlers (beyond one for each idle
+         * handler), 0 to 256; unset means the core's default, as for listeners.
+         */
+        private @Nullable Integer prefetch;
+
+        /**
          * How long a handler may run before it is interrupted and its delivery retried (handler_timeout once the
          * budget is spent).
          */
@@ -1000,6 +1021,14 @@ public class LocalQueueProperties {
 
         public void setConcurrency(@Nullable Integer concurrency) {
             this.concurrency = concurrency;
+        }
+
+        public @Nullable Integer getPrefetch() {
+            return prefetch;
+        }
+
+        public void setPrefetch(@Nullable Integer prefetch) {
+            this.prefetch = prefetch;
         }
 
         public @Nullable Duration getHandlerTimeout() {

@@ -50,6 +50,7 @@ class ConfigurationReferenceTest {
                 "localqueue.queues.<name>.delivery.backoff.max-delay",
                 "localqueue.queues.<name>.delivery.backoff.jitter", "localqueue.bus.topology.<subscription>",
                 "localqueue.bus.subscriptions.<subscription>.concurrency",
+                "localqueue.bus.subscriptions.<subscription>.prefetch",
                 "localqueue.bus.subscriptions.<subscription>.handler-timeout",
                 "localqueue.bus.subscriptions.<subscription>.retry.type",
                 "localqueue.bus.subscriptions.<subscription>.retry.max-attempts",

@@ -218,6 +218,10 @@ class ListenerShapesTest extends ContextRunnerTestBase {
                 .withBean(JobBatchListener.class, JobBatchListener::new)
                 .run(context -> assertThat(context.getStartupFailure())
                         .hasStackTraceContaining("localqueue.listener.batch-size"));
+        onTempDir().withPropertyValues("localqueue.listener.prefetch=257")
+                .withBean(JobBatchListener.class, JobBatchListener::new)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasStackTraceContaining("localqueue.listener.prefetch"));
         onTempDir().withPropertyValues("localqueue.listener.batch-wait=45s")
                 .withBean(JobBatchListener.class, JobBatchListener::new)
                 .run(context -> assertThat(context.getStartupFailure())

@@ -17,22 +17,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hands claimed jobs to a worker's threads. One thread at a time claims, in one transaction, a job for itself, one
- * for every thread idle beside it and, while handlers finish well within the lease, some more for later; the
- * others wait for its batch instead of claiming on their own. A job that waited in hand long enough to spend half
- * its lease is renewed before it runs; jobs still in hand when the worker stops go back to the queue uncounted.
+ * for every thread idle beside it and, while handlers finish well within the lease, up to {@code prefetch} more for
+ * later; the others wait for its batch instead of claiming on their own. Jobs in hand that no thread has started
+ * thus never number more than the prefetch (beyond one for each idle thread), since a claim is made only once the
+ * hand is empty. A job that waited in hand long enough to spend half its lease is renewed before it runs; jobs still
+ * in hand when the worker stops go back to the queue uncounted.
  */
 public final class ClaimFeed {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimFeed.class);
 
-    /** The most jobs taken in one claim. */
-    static final int MAX_BATCH = 256;
+    /** The most jobs taken in one claim, and the largest prefetch. */
+    public static final int MAX_BATCH = 256;
 
     private final QueueEngine engine;
     private final String queue;
     private final int threads;
     private final long pollNanos;
     private final long leaseMillis;
+    private final int prefetch;
     private final BooleanSupplier stopping;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -52,16 +55,33 @@ public final class ClaimFeed {
      * @param threads how many threads take jobs from the feed
      * @param pollNanos how long a thread waits for a job before {@link #next()} returns null
      * @param lease the queue's lease
+     * @param prefetch the most jobs claimed for later, beyond one for each idle thread; 0 to {@link #MAX_BATCH}
      * @param stopping true once the worker stops
      */
-    public ClaimFeed(QueueEngine engine, String queue, int threads, long pollNanos, Duration lease,
+    public ClaimFeed(QueueEngine engine, String queue, int threads, long pollNanos, Duration lease, int prefetch,
                      BooleanSupplier stopping) {
         this.engine = engine;
         this.queue = queue;
         this.threads = threads;
         this.pollNanos = pollNanos;
         this.leaseMillis = lease.toMillis();
+        this.prefetch = requirePrefetch(prefetch, "prefetch");
         this.stopping = stopping;
+    }
+
+    /**
+     * Checks a prefetch setting.
+     *
+     * @param prefetch the setting
+     * @param parameter its name, for the message
+     * @return the setting
+     * @throws IllegalArgumentException when it is negative or over {@link #MAX_BATCH}
+     */
+    public static int requirePrefetch(int prefetch, String parameter) {
+        if (prefetch < 0 || prefetch > MAX_BATCH) {
+            throw new IllegalArgumentException(parameter + " must be between 0 and " + MAX_BATCH + ", got " + prefetch);
+        }
+        return prefetch;
     }
 
     /**
@@ -188,7 +208,7 @@ public final class ClaimFeed {
 
     /**
      * Claims for this thread and the idle ones; while handlers take less than a tenth of a lease per job and
-     * thread, more is taken, so the waiting ones still start well within their leases.
+     * thread, up to {@code prefetch} more are taken, so the waiting ones still start well within their leases.
      */
     private int batchSize(int waitingBeside) {
         int needed = 1 + waitingBeside;
@@ -197,7 +217,7 @@ public final class ClaimFeed {
             return needed;
         }
         double spare = threads * (TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 10.0) / Math.max(mean, 1.0);
-        return (int) Math.min(MAX_BATCH, needed + Math.min(spare, MAX_BATCH));
+        return (int) Math.min(MAX_BATCH, needed + Math.min(spare, prefetch));
     }
 
     /** Renews a job that spent half its lease in hand; drops one whose lease is already gone. */

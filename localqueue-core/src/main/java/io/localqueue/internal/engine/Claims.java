@@ -13,6 +13,7 @@ import io.localqueue.internal.time.Backoff;
 import io.localqueue.internal.time.Deadline;
 import io.localqueue.internal.time.Durations;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -21,8 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The claims of one queue: a read decides whether a claim is worth the write lock, a claim transaction leases the
- * due jobs (reclaiming expired leases first when one may have expired), and a call with time left sleeps until the
- * queue changes or the next job falls due. Consumers racing for one new job stop at the read instead of queueing for
+ * due jobs (reclaiming expired leases first when one may have expired, and the leases of processes that ended when
+ * the {@link HolderWatch} found some), and a call with time left sleeps until the queue changes, the next job falls
+ * due or, while other consumers hold leases, the next look for ended holders. Consumers racing for one new job stop at the read instead of queueing for
  * the lock only to find nothing; blocking claims also take this process's turn first, so the processes consuming a
  * queue wait one at a time instead of every one of them waking on every commit.
  */
@@ -40,14 +42,23 @@ final class Claims {
     private final ChangeWaits waits;
     private final Runnable ensureOpen;
     private final Consumer<List<ExpiredLease>> reclaimed;
+    private final Consumer<List<ExpiredLease>> abandoned;
     private final LeaseExpiryWatch leaseExpiry = new LeaseExpiryWatch();
+    private final HolderWatch holders;
     private final ClaimTurnWaits turns;
     private final int claimBudget;
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
 
+    /**
+     * Creates the claims of one queue.
+     *
+     * @param reclaimed told of the expired leases a claim took back
+     * @param abandoned told of the leases of ended processes a claim took back
+     */
     Claims(QueueStore store, String queue, long leaseMillis, DurabilityMode durability, Clock clock,
-           ChangeWaits waits, Runnable ensureOpen, Consumer<List<ExpiredLease>> reclaimed, int claimBudget) {
+           ChangeWaits waits, Runnable ensureOpen, Consumer<List<ExpiredLease>> reclaimed,
+           Consumer<List<ExpiredLease>> abandoned, int claimBudget) {
         this.store = store;
         this.claimBudget = claimBudget;
         this.queue = queue;
@@ -57,6 +68,8 @@ final class Claims {
         this.waits = waits;
         this.ensureOpen = ensureOpen;
         this.reclaimed = reclaimed;
+        this.abandoned = abandoned;
+        this.holders = new HolderWatch(store, queue);
         this.turns = new ClaimTurnWaits(queue, store.claimTurn(queue), ClaimTurnWaits.STUCK_TURN_NANOS);
     }
 
@@ -87,23 +100,28 @@ final class Claims {
         boolean nowait = timeoutNanos == 0;
         Backoff contention = new Backoff(FIRST_PAUSE_NANOS, MAX_PAUSE_NANOS, deadline.remainingNanos());
         boolean contended = false;
+        List<String> ended = List.of();
         while (!cancelled.getAsBoolean()) {
             if (contended && deadline.remainingNanos() == 0) {
                 return List.of(); // the deadline came while another process held the write lock
             }
             ensureOpen.run();
             long seen = waits.version();
+            if (ended.isEmpty()) {
+                ended = holders.endedIfDue();
+            }
             long now = clock.millis();
             @Nullable ClaimProbe probe = lastClaimFound ? null : store.probe(queue);
-            if (probe == null || probe.claimable(now)) {
+            if (probe == null || probe.claimable(now) || !ended.isEmpty()) {
                 if (probe != null) {
                     leaseExpiry.forget();
                 }
-                List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline);
+                List<ClaimedRow> rows = claimNow(nowait, limit, contention, deadline, ended);
                 if (rows == null) {
                     contended = true;
                     continue;
                 }
+                ended = List.of();
                 if (!rows.isEmpty()) {
                     return rows;
                 }
@@ -111,7 +129,7 @@ final class Claims {
                     continue; // the queue ran dry since the last claim: look with a read before waiting
                 }
             }
-            if (nowait || !waits.awaitChange(seen, deadline, probe.millisUntilNextEvent(now))) {
+            if (nowait || !waits.awaitChange(seen, deadline, millisUntilNextLook(probe, now))) {
                 return List.of();
             }
         }
@@ -119,18 +137,33 @@ final class Claims {
     }
 
     /**
+     * How long a claim may wait for a change: until a job falls due or a lease ends, and, while the queue has leases
+     * that may be other processes', no longer than the next look for ended holders.
+     */
+    private long millisUntilNextLook(ClaimProbe probe, long now) {
+        long next = probe.millisUntilNextEvent(now);
+        return probe.earliestLeaseEnd() == null ? next : Math.min(next, holders.millisUntilDue());
+    }
+
+    /**
      * Makes one claim attempt; when another connection holds the write lock it returns null after a short pause
      * (none once the deadline passed), so the caller looks again with a read before trying once more. Neither the
      * wait in the writers' line nor the pauses outlast the deadline.
      */
-    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention, Deadline deadline) {
+    private @Nullable List<ClaimedRow> claimNow(boolean nowait, int limit, Backoff contention, Deadline deadline,
+                                                List<String> ended) {
         ClaimBatch claim;
+        List<List<ExpiredLease>> takenBack = new ArrayList<>(1);
         try {
             WriteOptions options = nowait ? WriteOptions.nowait("claim", durability)
                     : WriteOptions.onceInLine("claim", durability,
                             Math.min(deadline.remainingNanos(), WriteOptions.WRITE_BUDGET_NANOS));
             claim = store.write(options, ensureOpen, writes -> {
                 long now = clock.millis();
+                takenBack.clear();
+                if (!ended.isEmpty()) {
+                    takenBack.add(writes.reclaimAbandoned(queue, ended, now, claimBudget));
+                }
                 boolean lookForExpired = leaseExpiry.due(now);
                 ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, leaseMillis, "lease"), limit,
                         lookForExpired, claimBudget);
@@ -154,6 +187,9 @@ final class Claims {
             return null;
         }
         contention.reset();
+        if (!takenBack.isEmpty() && !takenBack.get(0).isEmpty()) {
+            abandoned.accept(takenBack.get(0));
+        }
         if (!claim.reclaimed().isEmpty()) {
             reclaimed.accept(claim.reclaimed());
         }

@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells of the leases a reclaim of one queue took back, whichever process's delivery they were: a warning for each
- * job that became a dead letter, one line for those that are ready again, and a call to every listener, such as the
- * observers of the workers on the queue.
+ * Tells of the leases a reclaim of one queue took back, whichever process's delivery they were, expired or held by a
+ * process that ended: a warning for each job that became a dead letter, one line for those that are ready again, and
+ * a call to every listener, such as the observers of the workers on the queue.
  */
 public final class LeaseExpiries {
 
@@ -35,16 +35,24 @@ public final class LeaseExpiries {
         return () -> listeners.remove(listener);
     }
 
-    void report(List<ExpiredLease> expired) {
+    /**
+     * Tells of leases taken back.
+     *
+     * @param expired the leases
+     * @param holderEnded true when they were taken back because the process holding them ended, false when they
+     *                    expired
+     */
+    void report(List<ExpiredLease> expired, boolean holderEnded) {
+        String what = holderEnded ? "was taken back from a process that ended" : "expired";
         List<Long> readyAgain = new ArrayList<>();
         for (ExpiredLease lease : expired) {
             if (lease.deadLettered()) {
-                log.warn("Job {} in queue '{}' became a dead letter (retries_exhausted): its lease expired on "
-                        + "delivery {} of {} before the job was settled", lease.id(), queue, lease.attempts(),
+                log.warn("Job {} in queue '{}' became a dead letter (retries_exhausted): its lease {} on delivery {} "
+                        + "of {} before the job was settled", lease.id(), queue, what, lease.attempts(),
                         lease.maxAttempts());
             } else if (expired.size() == 1) {
-                log.info("Lease of job {} in queue '{}' expired on delivery {} of {} before the job was settled; "
-                        + "it is ready again", lease.id(), queue, lease.attempts(), lease.maxAttempts());
+                log.info("Lease of job {} in queue '{}' {} on delivery {} of {} before the job was settled; it is "
+                        + "ready again", lease.id(), queue, what, lease.attempts(), lease.maxAttempts());
             } else {
                 readyAgain.add(lease.id());
             }
@@ -58,8 +66,9 @@ public final class LeaseExpiries {
         }
         if (!readyAgain.isEmpty()) {
             // after a consumer process died, one line for all it held rather than one per job
-            log.info("Leases of {} jobs in queue '{}' expired before the jobs were settled; they are ready again "
-                    + "(jobs {}{})", readyAgain.size(), queue, readyAgain.subList(0, Math.min(10, readyAgain.size())),
+            log.info("Leases of {} jobs in queue '{}' {} before the jobs were settled; they are ready again (jobs "
+                    + "{}{})", readyAgain.size(), queue, holderEnded ? "were taken back from a process that ended"
+                    : "expired", readyAgain.subList(0, Math.min(10, readyAgain.size())),
                     readyAgain.size() > 10 ? " and " + (readyAgain.size() - 10) + " more" : "");
         }
     }

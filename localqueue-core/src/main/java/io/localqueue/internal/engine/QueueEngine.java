@@ -104,7 +104,7 @@ public final class QueueEngine {
         this.waits = new ChangeWaits(queue, wakeups, ensureOpen);
         this.leaseExpiries = new LeaseExpiries(queue);
         this.claims = new Claims(store, queue, delivery.lease().toMillis(), durability, clock, waits, ensureOpen,
-                this::reclaimed, claimBudget);
+                this::reclaimed, this::abandoned, claimBudget);
     }
 
     /**
@@ -375,10 +375,16 @@ public final class QueueEngine {
         return leaseExpiries;
     }
 
+    /** Wakes callers waiting for the jobs that are ready again, and tells of each lease of an ended process. */
+    private void abandoned(List<ExpiredLease> taken) {
+        wakeWaiters();
+        leaseExpiries.report(taken, true);
+    }
+
     /** Wakes callers waiting for the jobs that are ready again, and tells of each expired lease. */
     private void reclaimed(List<ExpiredLease> expired) {
         wakeWaiters();
-        leaseExpiries.report(expired);
+        leaseExpiries.report(expired, false);
     }
 
     /**

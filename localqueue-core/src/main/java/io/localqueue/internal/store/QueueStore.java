@@ -78,6 +78,20 @@ public interface QueueStore extends AutoCloseable {
     }
 
     /**
+     * Reads which holders the queue's leases name (through {@link Receipts}) and returns those known to have ended:
+     * the processes, on this machine or another host, that claimed them and closed their store or died since. This
+     * process's own holder never ends while the store is open, and a receipt that names no holder (the Python
+     * library's, this library's older ones) is never returned: such a lease ends with its time alone.
+     *
+     * @param queue the queue
+     * @return holder names whose leases {@link QueueWrites#reclaimAbandoned} may take back; empty for a store that
+     *         cannot tell
+     */
+    default List<String> endedHolders(String queue) {
+        return List.of();
+    }
+
+    /**
      * Reads when a queue next has something to claim, without taking the write lock.
      *
      * @param queue the queue

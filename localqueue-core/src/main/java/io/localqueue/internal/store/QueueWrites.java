@@ -50,6 +50,20 @@ public interface QueueWrites {
     List<ExpiredLease> reclaimExpired(String queue, long now);
 
     /**
+     * Moves every lease of a queue whose receipt names one of the given holders back to ready, however long it had
+     * left, keeping its due time, or to failed ({@code retries_exhausted}) when its budget is spent: the delivery
+     * counts, as an expired one does. Only the leases of those holders are touched, so a holder that still runs
+     * must never be passed.
+     *
+     * @param queue the queue
+     * @param holders holder names ({@link Receipts}), each of a process known to have ended
+     * @param now the time stamped on the rows
+     * @param budget a delivery budget to write onto those leases first, as a claim does; 0 keeps each row's own
+     * @return the leases taken back
+     */
+    List<ExpiredLease> reclaimAbandoned(String queue, List<String> holders, long now, int budget);
+
+    /**
      * Applies fenced settlements and lease renewals, each under its own fence; a delivery whose fence does not
      * match is left alone and reported as such.
      *

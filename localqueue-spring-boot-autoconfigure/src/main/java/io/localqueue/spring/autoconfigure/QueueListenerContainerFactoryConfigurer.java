@@ -47,6 +47,8 @@ public final class QueueListenerContainerFactoryConfigurer {
     public void configure(DefaultQueueListenerContainerFactory factory) {
         PropertyChecks.set("localqueue.listener.concurrency", listener.getConcurrency(),
                 () -> factory.setConcurrency(listener.getConcurrency()));
+        PropertyChecks.set("localqueue.listener.prefetch", listener.getPrefetch(),
+                () -> factory.setPrefetch(listener.getPrefetch()));
         PropertyChecks.set("localqueue.listener.poll-interval", listener.getPollInterval(),
                 () -> factory.setPollInterval(listener.getPollInterval()));
         PropertyChecks.set("localqueue.listener.heartbeat-interval", listener.getHeartbeatInterval(),

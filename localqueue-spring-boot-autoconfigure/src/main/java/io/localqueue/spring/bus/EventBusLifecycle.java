@@ -253,6 +253,9 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
             set(prefix + ".concurrency", settings.getConcurrency(), () -> config.concurrency(
                     settings.getConcurrency()));
         }
+        if (settings.getPrefetch() != null) {
+            set(prefix + ".prefetch", settings.getPrefetch(), () -> config.prefetch(settings.getPrefetch()));
+        }
         if (settings.getHandlerTimeout() != null) {
             set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
                     settings.getHandlerTimeout()));

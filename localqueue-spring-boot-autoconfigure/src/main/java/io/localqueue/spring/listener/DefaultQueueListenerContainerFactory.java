@@ -24,6 +24,7 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
 
     private final LocalQueueRegistry queues;
     private int concurrency = Worker.DEFAULT_CONCURRENCY;
+    private int prefetch = Worker.DEFAULT_PREFETCH;
     private Duration pollInterval = Worker.DEFAULT_POLL_INTERVAL;
     private @Nullable Duration heartbeatInterval;
     private boolean autoStartup = true;
@@ -56,6 +57,22 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
             throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
         }
         this.concurrency = concurrency;
+    }
+
+    /**
+     * Sets how many jobs a listener may claim ahead of its invocations, beyond one for each idle invocation; batch
+     * listeners claim only their batches.
+     *
+     * @param prefetch 0 to {@value Worker#MAX_PREFETCH}
+     * @throws IllegalArgumentException when out of that range
+     * @since 0.1.0
+     */
+    public void setPrefetch(int prefetch) {
+        if (prefetch < 0 || prefetch > Worker.MAX_PREFETCH) {
+            throw new IllegalArgumentException("prefetch must be between 0 and " + Worker.MAX_PREFETCH + ", got "
+                    + prefetch);
+        }
+        this.prefetch = prefetch;
     }
 
     /**
@@ -203,6 +220,9 @@ public class DefaultQueueListenerContainerFactory implements QueueListenerContai
         Worker.Builder<Object> builder = builder(endpoint, queue);
         builder.name(endpoint.id()).observer(ListenerAwareObserver.of(observer, endpoint.id()));
         apply(endpoint, "localqueue.listener.concurrency", () -> builder.concurrency(threads));
+        if (!endpoint.signature().batch()) {
+            apply(endpoint, "localqueue.listener.prefetch", () -> builder.prefetch(prefetch));
+        }
         apply(endpoint, "localqueue.listener.poll-interval", () -> builder.pollInterval(pollInterval));
         apply(endpoint, "localqueue.listener.shutdown-timeout", () -> builder.shutdownTimeout(shutdownTimeout));
         RetryPolicy retry = queues.settings().retryFor(endpoint.queue());

@@ -172,6 +172,10 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
                 .withPropertyValues("localqueue.bus.subscriptions[user.created].concurrency=0").run(context ->
                         assertThat(rootOf(context))
                                 .hasMessageContaining("localqueue.bus.subscriptions.user.created.concurrency"));
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class)
+                .withPropertyValues("localqueue.bus.subscriptions[user.created].prefetch=-1").run(context ->
+                        assertThat(rootOf(context))
+                                .hasMessageContaining("localqueue.bus.subscriptions.user.created.prefetch"));
         onTempDir().withPropertyValues("localqueue.bus.subscriptions.nobody.concurrency=2").run(context ->
                 assertThat(rootOf(context))
                         .hasMessageContaining("localqueue.bus.subscriptions.nobody")

@@ -8,12 +8,15 @@ import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
 import io.localqueue.internal.store.StoredHeaders;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Claim: the read-only probe that keeps idle pollers off the write lock, lease reclaim, and the claim itself.
+ * Claim: the read-only probe that keeps idle pollers off the write lock, lease reclaim (of expired leases, and of the
+ * leases of processes that ended), and the claim itself.
  */
 final class ClaimStatements {
 
@@ -23,21 +26,50 @@ final class ClaimStatements {
                    (SELECT MIN(lease_until) FROM messages WHERE queue = ?1 AND status = 1)""";
 
     /**
-     * Expired leases go back to ready (keeping their due time, so they keep their place in line), or to failed when
-     * their delivery budget is spent, with a last error that says the lease ran out (and keeps an earlier one).
+     * What taking a lease back sets: ready again (keeping its due time, so it keeps its place in line), or failed when
+     * its delivery budget is spent, with a last error made of {@code ?3}, the delivery, {@code ?4}, and an earlier
+     * error kept after it.
      */
-    static final String RECLAIM = """
+    private static final String TAKE_BACK = """
             UPDATE messages
                SET status = CASE WHEN attempts < max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN attempts < max_attempts THEN failure_reason
                                          ELSE 'retries_exhausted' END,
                    last_error = CASE WHEN attempts < max_attempts THEN last_error
-                                     ELSE 'lease expired on delivery ' || attempts || ' of ' || max_attempts
-                                          || ': the job was not settled before its lease ran out'
+                                     ELSE ?3 || attempts || ' of ' || max_attempts || ?4
                                           || COALESCE('; before that: ' || last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?1
-             WHERE queue = ?2 AND status = 1 AND lease_until <= ?1
-            RETURNING id, attempts, max_attempts, status, last_error""";
+            """;
+
+    private static final String TAKEN_BACK = "\nRETURNING id, attempts, max_attempts, status, last_error";
+
+    /** Expired leases go back to ready, or to failed when their delivery budget is spent. */
+    static final String RECLAIM = TAKE_BACK + " WHERE queue = ?2 AND status = 1 AND lease_until <= ?1" + TAKEN_BACK;
+
+    /**
+     * The leases of a holder that ended go back to ready however long they had left, or to failed when their budget is
+     * spent: the rows of the queue's leased index whose receipt begins with the holder's mark and name ({@code ?5}).
+     */
+    static final String RECLAIM_ABANDONED = TAKE_BACK
+            + " WHERE queue = ?2 AND status = 1 AND substr(receipt, 1, length(?5)) = ?5" + TAKEN_BACK;
+
+    private static final String EXPIRED_WORDS = "lease expired on delivery ";
+    private static final String EXPIRED_REASON = ": the job was not settled before its lease ran out";
+    private static final String ABANDONED_WORDS = "lease taken back on delivery ";
+    private static final String ABANDONED_REASON = ": the process holding it ended before the job was settled";
+
+    /**
+     * The holders named by a queue's leases: the distinct names in the receipts of its leased rows (a handful per
+     * consumer process, found through the reference index) that begin with the holder mark ({@code ?2}).
+     */
+    static final String HOLDERS = """
+            SELECT DISTINCT substr(receipt, length(?2) + 1, ?3) FROM messages
+             WHERE queue = ?1 AND status = 1 AND substr(receipt, 1, length(?2)) = ?2""";
+
+    /** The leases of a holder that ended take the claimer's budget before they are taken back. */
+    static final String BUDGET_ABANDONED = """
+            UPDATE messages SET max_attempts = ?3
+             WHERE queue = ?1 AND status = 1 AND substr(receipt, 1, length(?2)) = ?2 AND max_attempts <> ?3""";
 
     /**
      * Whether any lease of the queue has expired. A read costs about half the reclaim update, which opens write
@@ -103,23 +135,76 @@ final class ClaimStatements {
         return session.query(RECLAIM, statement -> {
             statement.setLong(1, now);
             statement.setString(2, queue);
-        }, rows -> {
-            List<ExpiredLease> expired = new ArrayList<>();
-            while (rows.next()) {
-                expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4) == Schema.STATUS_FAILED, rows.getString(5)));
+            statement.setString(3, EXPIRED_WORDS);
+            statement.setString(4, EXPIRED_REASON);
+        }, ClaimStatements::takenBack);
+    }
+
+    /**
+     * Takes back every lease of the queue that names one of the given holders, which have ended.
+     *
+     * @param holders holder names, each known to have ended
+     * @param budget a delivery budget of the claimer's to judge them by, or 0 for each row's own
+     */
+    static List<ExpiredLease> reclaimAbandoned(Session session, String queue, List<String> holders, long now,
+                                               int budget) throws SQLException {
+        List<ExpiredLease> taken = new ArrayList<>();
+        for (String holder : holders) {
+            String prefix = Receipts.holderPrefix(holder);
+            if (budget > 0) {
+                session.update(BUDGET_ABANDONED, statement -> {
+                    statement.setString(1, queue);
+                    statement.setString(2, prefix);
+                    statement.setInt(3, budget);
+                });
             }
-            return expired;
+            taken.addAll(session.query(RECLAIM_ABANDONED, statement -> {
+                statement.setLong(1, now);
+                statement.setString(2, queue);
+                statement.setString(3, ABANDONED_WORDS);
+                statement.setString(4, ABANDONED_REASON);
+                statement.setString(5, prefix);
+            }, ClaimStatements::takenBack));
+        }
+        return taken;
+    }
+
+    /**
+     * Reads the distinct holders that a queue's leases name.
+     *
+     * @return holder names, unchecked
+     */
+    static List<String> holders(Session session, String queue) throws SQLException {
+        return session.query(HOLDERS, statement -> {
+            statement.setString(1, queue);
+            statement.setString(2, Receipts.HOLDER_MARK);
+            statement.setInt(3, Receipts.HOLDER_LENGTH);
+        }, rows -> {
+            List<String> names = new ArrayList<>();
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+            return names;
         });
+    }
+
+    private static List<ExpiredLease> takenBack(ResultSet rows) throws SQLException {
+        List<ExpiredLease> expired = new ArrayList<>();
+        while (rows.next()) {
+            expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
+                    rows.getInt(4) == Schema.STATUS_FAILED, rows.getString(5)));
+        }
+        return expired;
     }
 
     /**
      * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows.
      *
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
+     * @param holder the claiming process's holder name, which the receipts carry, or null for none
      */
     static ClaimBatch claim(Session session, String queue, long now, long leaseUntil, int limit,
-                            boolean lookForExpired, int budget) throws SQLException {
+                            boolean lookForExpired, int budget, @Nullable String holder) throws SQLException {
         List<ExpiredLease> reclaimed = List.of();
         if (lookForExpired && anyExpired(session, queue, now)) {
             if (budget > 0) {
@@ -133,7 +218,7 @@ final class ClaimStatements {
         }
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
         List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
-        String receiptPrefix = Receipts.newPrefix();
+        String receiptPrefix = Receipts.newPrefix(holder);
         String sql = budget > 0 ? CLAIM_WITH_BUDGET : CLAIM;
         session.query(sql, statement -> {
             statement.setString(1, receiptPrefix);

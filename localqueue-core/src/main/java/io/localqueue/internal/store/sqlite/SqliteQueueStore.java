@@ -30,12 +30,14 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The queue store on one SQLite file in a queue directory, in the layout the Python library shares: one writer
- * connection for every write of this JVM, a few read connections that never take the write lock, and a
- * {@code data_version} watch for other processes' commits.
+ * connection for every write of this JVM, a few read connections that never take the write lock, a
+ * {@code data_version} watch for other processes' commits, and this process's slot among those that claim
+ * ({@link LiveProcesses}), which its receipts name.
  */
 public final class SqliteQueueStore implements QueueStore {
 
@@ -59,6 +61,7 @@ public final class SqliteQueueStore implements QueueStore {
     private final ReaderPool readers;
     private final Wakeups wakeups;
     private final ClaimTurns claimTurns;
+    private final LiveProcesses live;
     private volatile boolean closed;
 
     private SqliteQueueStore(Path directory, SqliteConnector connector, String sqliteVersion, Writer writer) {
@@ -70,6 +73,7 @@ public final class SqliteQueueStore implements QueueStore {
         this.wakeups = new Wakeups(String.valueOf(directory.getFileName()),
                 new DataVersionWatch(connector.dataSource(), directory, FILE_NAME));
         this.claimTurns = new ClaimTurns(file);
+        this.live = LiveProcesses.open(file);
     }
 
     /**
@@ -135,14 +139,14 @@ public final class SqliteQueueStore implements QueueStore {
         ensureOpen.run();
         requireOpen();
         return writer.write(options.transaction(), options.durability(), options.retryBudgetNanos(),
-                options.lineWaitNanos(), ensureOpen, session -> work.run(new SqliteWrites(session, file)));
+                options.lineWaitNanos(), ensureOpen, session -> work.run(new SqliteWrites(session, file, live)));
     }
 
     @Override
     public <R> R writeWithin(Connection connection, StoreWork<R> work) {
         requireOpen();
         try {
-            return CallerTransaction.run(connection, file, session -> work.run(new SqliteWrites(session, file)));
+            return CallerTransaction.run(connection, file, session -> work.run(new SqliteWrites(session, file, live)));
         } catch (SQLException failure) {
             throw SqliteErrors.wrap("writing to " + file + " through the caller's connection", failure);
         }
@@ -156,6 +160,22 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public List<ExecutionRow> executions(String bus) {
         return read(session -> ExecutionStatements.list(session, bus));
+    }
+
+    @Override
+    public List<String> endedHolders(String queue) {
+        List<String> named = read(session -> ClaimStatements.holders(session, queue));
+        if (named.isEmpty()) {
+            return named;
+        }
+        String own = live.holder();
+        List<String> ended = new ArrayList<>();
+        for (String holder : named) {
+            if (!holder.equals(own) && live.ended(holder)) {
+                ended.add(holder);
+            }
+        }
+        return ended;
     }
 
     @Override
@@ -254,8 +274,12 @@ public final class SqliteQueueStore implements QueueStore {
 
     @Override
     public void close() {
+        boolean wasOpen = !closed;
         closed = true;
         claimTurns.close();
+        if (wasOpen) {
+            live.close();
+        }
         wakeups.close();
         writer.close();
         readers.close();

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.JobOutcome;
 import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.sqlite.SessionWork;
 import io.localqueue.internal.sqlite.SqliteErrors;
@@ -33,10 +34,12 @@ final class SqliteWrites implements QueueWrites {
 
     private final Session session;
     private final Path file;
+    private final LiveProcesses live;
 
-    SqliteWrites(Session session, Path file) {
+    SqliteWrites(Session session, Path file, LiveProcesses live) {
         this.session = session;
         this.file = file;
+        this.live = live;
     }
 
     @Override
@@ -47,7 +50,10 @@ final class SqliteWrites implements QueueWrites {
     @Override
     public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
                             int budget) {
-        return run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired, budget));
+        ClaimBatch batch = run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired,
+                budget, live.holder()));
+        live.claimed(batch.rows().size(), leaseUntil - now);
+        return batch;
     }
 
     @Override
@@ -56,8 +62,22 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
+    public List<ExpiredLease> reclaimAbandoned(String queue, List<String> holders, long now, int budget) {
+        return run(writer -> ClaimStatements.reclaimAbandoned(writer, queue, holders, now, budget));
+    }
+
+    @Override
     public FencedResults settle(List<Settlement> settlements, List<Renewal> renewals) {
-        return run(writer -> LeaseStatements.settle(writer, settlements, renewals));
+        for (Renewal renewal : renewals) {
+            live.heldFor(renewal.leaseUntil() - renewal.now());
+        }
+        FencedResults results = run(writer -> LeaseStatements.settle(writer, settlements, renewals));
+        for (int i = 0; i < settlements.size(); i++) {
+            if (results.outcomes().get(i) != JobOutcome.DISCARDED) {
+                live.settled(settlements.get(i).receipt());
+            }
+        }
+        return results;
     }
 
     @Override

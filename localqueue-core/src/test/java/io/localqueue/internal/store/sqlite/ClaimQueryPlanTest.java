@@ -72,6 +72,16 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
     }
 
     @Test
+    void holdersAndTheirLeasesAreFoundAmongTheQueuesLeasedRowsAlone() throws SQLException {
+        for (List<String> plan : List.of(plan(ClaimStatements.HOLDERS, "q", "h1", 16),
+                plan(ClaimStatements.RECLAIM_ABANDONED, 1L, "q", "w", "r", "h1abc"))) {
+            assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING")
+                    .contains("idx_messages_queue_status"));
+            assertThat(plan).noneSatisfy(step -> assertThat(step).matches("(?i).*SCAN messages(?! USING).*"));
+        }
+    }
+
+    @Test
     void expiredLeaseCheckSeeksLeasedRowsOfTheQueue() throws SQLException {
         List<String> plan = plan(ClaimStatements.ANY_EXPIRED, "q", 1L);
 

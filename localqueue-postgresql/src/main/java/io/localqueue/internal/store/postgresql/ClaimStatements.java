@@ -14,9 +14,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Claims on PostgreSQL: the read-only probe, the reclaim of expired leases and the claim itself, each one statement.
+ * Claims on PostgreSQL: the read-only probe, the reclaim of expired leases and of the leases of processes that
+ * ended, and the claim itself, each one statement.
  * Rows are picked {@code FOR UPDATE SKIP LOCKED}, so consumers on many hosts take disjoint rows without waiting for
  * each other, and a row another transaction is settling or reclaiming is left to it.
  */
@@ -31,23 +33,74 @@ final class ClaimStatements {
             SELECT EXISTS (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?)""";
 
     /**
-     * Expired leases go back to ready (keeping their due time, so they keep their place in line), or to failed when
-     * their delivery budget is spent, with a last error that says the lease ran out (and keeps an earlier one).
+     * What taking leases back sets, on the rows picked by the statement's {@code taken} subquery: ready again (keeping
+     * its due time, so it keeps its place in line), or failed when its delivery budget is spent, with a last error
+     * made of the first parameter, the delivery, the second, and an earlier error kept after it. The third parameter
+     * is the time stamped on the rows.
      */
-    private static final String RECLAIM = """
+    private static final String TAKE_BACK = """
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN m.attempts < m.max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN m.attempts < m.max_attempts THEN m.failure_reason
                                          ELSE 'retries_exhausted' END,
                    last_error = CASE WHEN m.attempts < m.max_attempts THEN m.last_error
-                                     ELSE 'lease expired on delivery ' || m.attempts || ' of ' || m.max_attempts
-                                          || ': the job was not settled before its lease ran out'
+                                     ELSE ?::text || m.attempts || ' of ' || m.max_attempts || ?::text
                                           || COALESCE('; before that: ' || m.last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?
-              FROM (SELECT id FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?
-                    FOR UPDATE SKIP LOCKED) AS expired
-             WHERE m.id = expired.id
+            """;
+
+    private static final String TAKEN_BACK = """
+
+             WHERE m.id = taken.id
             RETURNING m.id, m.attempts, m.max_attempts, m.status, m.last_error""";
+
+    /** Expired leases go back to ready, or to failed when their delivery budget is spent. */
+    private static final String RECLAIM = TAKE_BACK + """
+              FROM (SELECT id FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?
+                    FOR UPDATE SKIP LOCKED) AS taken""" + TAKEN_BACK;
+
+    /**
+     * The leases of a holder that ended go back to ready however long they had left, or to failed when their budget is
+     * spent: the rows of the queue's leased index whose receipt begins with the holder's mark and name.
+     */
+    private static final String RECLAIM_ABANDONED = TAKE_BACK + """
+              FROM (SELECT id FROM %1$s.messages WHERE queue = ? AND status = 1 AND starts_with(receipt, ?)
+                    FOR UPDATE SKIP LOCKED) AS taken""" + TAKEN_BACK;
+
+    /** The leases of a holder that ended take the claimer's budget before they are taken back. */
+    private static final String BUDGET_ABANDONED = """
+            UPDATE %1$s.messages SET max_attempts = ?
+             WHERE queue = ? AND status = 1 AND starts_with(receipt, ?) AND max_attempts <> ?""";
+
+    /**
+     * The holders named by a queue's leases: the distinct names in the receipts of its leased rows (a handful per
+     * host, from the leased rows' partial index) that begin with the holder mark.
+     */
+    private static final String HOLDERS = """
+            SELECT DISTINCT substr(receipt, length(?) + 1, ?) FROM %1$s.messages
+             WHERE queue = ? AND status = 1 AND starts_with(receipt, ?)""";
+
+    /** Takes this host's liveness lock, a session advisory lock on a 63-bit key, without waiting. */
+    private static final String TAKE_HOLDER_LOCK = "SELECT pg_try_advisory_lock(?)";
+
+    /** Lets go of this host's liveness lock. */
+    private static final String RELEASE_HOLDER_LOCK = "SELECT pg_advisory_unlock(?)";
+
+    /**
+     * Of the given keys, those no session of this database holds a session advisory lock on: a bigint key shows in
+     * {@code pg_locks} as its high half in {@code classid}, its low half in {@code objid}, and {@code objsubid} 1.
+     */
+    private static final String UNHELD_KEYS = """
+            SELECT k FROM unnest(?::bigint[]) AS k
+             WHERE NOT EXISTS (SELECT 1 FROM pg_locks AS l
+                                WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+                                  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                                  AND l.classid::bigint = k >> 32 AND l.objid::bigint = k & 4294967295)""";
+
+    private static final String EXPIRED_WORDS = "lease expired on delivery ";
+    private static final String EXPIRED_REASON = ": the job was not settled before its lease ran out";
+    private static final String ABANDONED_WORDS = "lease taken back on delivery ";
+    private static final String ABANDONED_REASON = ": the process holding it ended before the job was settled";
 
     /** Expired leases take the claimer's budget before they are reclaimed, so the reclaim judges them by it. */
     private static final String BUDGET_EXPIRED = """
@@ -98,19 +151,130 @@ final class ClaimStatements {
     static List<ExpiredLease> reclaim(Connection connection, String schema, String queue, long now)
             throws SQLException {
         try (PreparedStatement reclaim = connection.prepareStatement(RECLAIM.formatted(schema))) {
-            reclaim.setLong(1, now);
-            reclaim.setString(2, queue);
+            reclaim.setString(1, EXPIRED_WORDS);
+            reclaim.setString(2, EXPIRED_REASON);
             reclaim.setLong(3, now);
-            List<ExpiredLease> expired = new ArrayList<>();
-            try (ResultSet rows = reclaim.executeQuery()) {
-                while (rows.next()) {
-                    expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
-                            rows.getInt(4) == PostgresSchema.STATUS_FAILED, rows.getString(5)));
+            reclaim.setString(4, queue);
+            reclaim.setLong(5, now);
+            return takenBack(reclaim);
+        }
+    }
+
+    /**
+     * Takes back every lease of the queue that names one of the given holders, which have ended.
+     *
+     * @param holders holder names, each known to have ended
+     * @param budget a delivery budget of the claimer's to judge them by, or 0 for each row's own
+     */
+    static List<ExpiredLease> reclaimAbandoned(Connection connection, String schema, String queue,
+                                               List<String> holders, long now, int budget) throws SQLException {
+        List<ExpiredLease> taken = new ArrayList<>();
+        for (String holder : holders) {
+            String prefix = Receipts.holderPrefix(holder);
+            if (budget > 0) {
+                try (PreparedStatement budgeted = connection.prepareStatement(BUDGET_ABANDONED.formatted(schema))) {
+                    budgeted.setInt(1, budget);
+                    budgeted.setString(2, queue);
+                    budgeted.setString(3, prefix);
+                    budgeted.setInt(4, budget);
+                    budgeted.executeUpdate();
                 }
             }
-            expired.sort(Comparator.comparingLong(ExpiredLease::id));
-            return expired;
+            try (PreparedStatement reclaim = connection.prepareStatement(RECLAIM_ABANDONED.formatted(schema))) {
+                reclaim.setString(1, ABANDONED_WORDS);
+                reclaim.setString(2, ABANDONED_REASON);
+                reclaim.setLong(3, now);
+                reclaim.setString(4, queue);
+                reclaim.setString(5, prefix);
+                taken.addAll(takenBack(reclaim));
+            }
         }
+        taken.sort(Comparator.comparingLong(ExpiredLease::id));
+        return taken;
+    }
+
+    /**
+     * Reads the distinct holders that a queue's leases name.
+     *
+     * @return holder names, unchecked
+     */
+    static List<String> holders(Connection connection, String schema, String queue) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(HOLDERS.formatted(schema))) {
+            select.setString(1, Receipts.HOLDER_MARK);
+            select.setInt(2, Receipts.HOLDER_LENGTH);
+            select.setString(3, queue);
+            select.setString(4, Receipts.HOLDER_MARK);
+            List<String> names = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+            return names;
+        }
+    }
+
+    /**
+     * Tries to take a liveness lock.
+     *
+     * @return false when another session holds that key
+     */
+    static boolean takeHolderLock(Connection connection, long key) throws SQLException {
+        try (PreparedStatement take = connection.prepareStatement(TAKE_HOLDER_LOCK)) {
+            take.setLong(1, key);
+            try (ResultSet result = take.executeQuery()) {
+                result.next();
+                return result.getBoolean(1);
+            }
+        }
+    }
+
+    /** Lets go of a liveness lock this session holds. */
+    static void releaseHolderLock(Connection connection, long key) throws SQLException {
+        try (PreparedStatement release = connection.prepareStatement(RELEASE_HOLDER_LOCK)) {
+            release.setLong(1, key);
+            release.executeQuery().close();
+        }
+    }
+
+    /**
+     * Returns which of the given liveness keys no session of the database holds.
+     *
+     * @return the unheld keys
+     */
+    static List<Long> unheldKeys(Connection connection, long[] keys) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(UNHELD_KEYS)) {
+            Long[] boxed = new Long[keys.length];
+            for (int i = 0; i < keys.length; i++) {
+                boxed[i] = keys[i];
+            }
+            select.setArray(1, connection.createArrayOf("bigint", boxed));
+            List<Long> unheld = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    unheld.add(rows.getLong(1));
+                }
+            }
+            return unheld;
+        }
+    }
+
+    private static List<ExpiredLease> takenBack(PreparedStatement statement) throws SQLException {
+        List<ExpiredLease> expired = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
+                        rows.getInt(4) == PostgresSchema.STATUS_FAILED, rows.getString(5)));
+            }
+        }
+        expired.sort(Comparator.comparingLong(ExpiredLease::id));
+        return expired;
+    }
+
+    /** Claims as {@link #claim(Connection, String, String, long, long, int, boolean, int, String)} does, naming no holder. */
+    static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
+                            boolean lookForExpired, int budget) throws SQLException {
+        return claim(connection, schema, queue, now, leaseUntil, limit, lookForExpired, budget, null);
     }
 
     /**
@@ -118,9 +282,10 @@ final class ClaimStatements {
      *
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
      * @param budget a delivery budget of the claimer's to write onto every row it takes, or 0 for none
+     * @param holder the claiming process's holder name, which the receipts carry, or null for none
      */
     static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
-                            boolean lookForExpired, int budget) throws SQLException {
+                            boolean lookForExpired, int budget, @Nullable String holder) throws SQLException {
         List<ExpiredLease> reclaimed = List.of();
         if (lookForExpired && anyExpired(connection, schema, queue, now)) {
             if (budget > 0) {
@@ -138,7 +303,7 @@ final class ClaimStatements {
         List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
         try (PreparedStatement claim = connection.prepareStatement(CLAIM.formatted(schema))) {
             claim.setInt(1, budget);
-            claim.setString(2, Receipts.newPrefix());
+            claim.setString(2, Receipts.newPrefix(holder));
             claim.setLong(3, leaseUntil);
             claim.setLong(4, now);
             claim.setString(5, queue);

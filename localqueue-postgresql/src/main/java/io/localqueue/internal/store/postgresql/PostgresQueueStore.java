@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * A localqueue database in a schema of a PostgreSQL database, reached through a {@link DataSource} of the caller's
  * (a pool, which this store does not close): write transactions run by {@link PostgresTransactions}, reads on a
  * connection of their own in auto-commit mode, notifications of its commits to other hosts through
- * {@link NotifySender}, and wake-ups of other hosts' commits through {@link NotifyWatch}.
+ * {@link NotifySender}, wake-ups of other hosts' commits through {@link NotifyWatch}, and this host's liveness lock
+ * ({@link HostLiveness}), which its receipts name.
  * Opening it creates or migrates the layout. What SQLite does to its file that PostgreSQL does for itself or
  * otherwise is answered so: {@link #backup} refuses (a database is copied with {@code pg_dump}), and
  * {@link #vacuum} runs {@code VACUUM (ANALYZE)} on the tables whose rows come and go: jobs, their headers, and the
@@ -48,6 +49,7 @@ public final class PostgresQueueStore implements QueueStore {
     private final NotifySender notifications;
     private final PostgresTransactions transactions;
     private final Wakeups wakeups;
+    private final HostLiveness liveness;
     private volatile boolean closed;
 
     /**
@@ -87,7 +89,8 @@ public final class PostgresQueueStore implements QueueStore {
             throw failure;
         }
         this.notifications = new NotifySender(dataSource, schema);
-        this.transactions = new PostgresTransactions(dataSource, schema, notifications::committed);
+        this.liveness = new HostLiveness(dataSource, schema);
+        this.transactions = new PostgresTransactions(dataSource, schema, notifications::committed, liveness::holder);
         this.wakeups = new Wakeups("localqueue-postgresql-" + schema, new NotifyWatch(dataSource, schema));
     }
 
@@ -125,6 +128,15 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public List<ExecutionRow> executions(String bus) {
         return read(connection -> ExecutionStatements.list(connection, schema, bus));
+    }
+
+    @Override
+    public List<String> endedHolders(String queue) {
+        liveness.awaitHolder(HostLiveness.FIRST_WAIT_MILLIS);
+        return read(connection -> {
+            List<String> named = ClaimStatements.holders(connection, schema, queue);
+            return named.isEmpty() ? named : liveness.ended(connection, named);
+        });
     }
 
     @Override
@@ -216,6 +228,7 @@ public final class PostgresQueueStore implements QueueStore {
         closed = true;
         notifications.close();
         wakeups.close();
+        liveness.close();
         closeOwnedPool();
     }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +62,18 @@ final class PostgresTransactions {
     private final DataSource dataSource;
     private final String schema;
     private final Runnable wokeWaiters;
+    private final Supplier<@Nullable String> holder;
+
+    /**
+     * Creates the transactions of one layout, whose claims name no holder.
+     *
+     * @param dataSource lends each transaction its connection
+     * @param schema the layout's schema
+     * @param wokeWaiters runs after the commit of a transaction that gave waiters work or room
+     */
+    PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters) {
+        this(dataSource, schema, wokeWaiters, () -> null);
+    }
 
     /**
      * Creates the transactions of one layout.
@@ -68,11 +81,14 @@ final class PostgresTransactions {
      * @param dataSource lends each transaction its connection
      * @param schema the layout's schema
      * @param wokeWaiters runs after the commit of a transaction that gave waiters work or room
+     * @param holder this host's holder name for the receipts of claims, asked at each claim; null names none
      */
-    PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters) {
+    PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters,
+                         Supplier<@Nullable String> holder) {
         this.dataSource = dataSource;
         this.schema = PostgresSchema.requireValidName(schema);
         this.wokeWaiters = wokeWaiters;
+        this.holder = holder;
     }
 
     <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
@@ -120,7 +136,7 @@ final class PostgresTransactions {
                 settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
                 settings.execute();
             }
-            PostgresWrites writes = new PostgresWrites(connection, schema);
+            PostgresWrites writes = new PostgresWrites(connection, schema, holder);
             R result = work.run(writes);
             committing = true;
             connection.commit();

@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,12 +39,23 @@ final class PostgresWrites implements QueueWrites {
 
     private final Connection connection;
     private final String schema;
+    private final Supplier<@Nullable String> holder;
     /** Set once a transition gave waiters work (rows ready) or room (rows no longer pending). */
     private boolean wakes;
 
     PostgresWrites(Connection connection, String schema) {
+        this(connection, schema, () -> null);
+    }
+
+    /**
+     * Runs transitions whose claims name this host's holder in their receipts.
+     *
+     * @param holder asked at each claim for this host's holder name, or null for receipts that name none
+     */
+    PostgresWrites(Connection connection, String schema, Supplier<@Nullable String> holder) {
         this.connection = connection;
         this.schema = schema;
+        this.holder = holder;
     }
 
     /**
@@ -86,7 +98,7 @@ final class PostgresWrites implements QueueWrites {
     public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
                             int budget) {
         ClaimBatch batch = run(c -> ClaimStatements.claim(c, schema, queue, now, leaseUntil, limit, lookForExpired,
-                budget));
+                budget, holder.get()));
         wakes |= !batch.reclaimed().isEmpty();
         return batch;
     }
@@ -96,6 +108,13 @@ final class PostgresWrites implements QueueWrites {
         List<ExpiredLease> expired = run(c -> ClaimStatements.reclaim(c, schema, queue, now));
         wakes |= !expired.isEmpty();
         return expired;
+    }
+
+    @Override
+    public List<ExpiredLease> reclaimAbandoned(String queue, List<String> holders, long now, int budget) {
+        List<ExpiredLease> taken = run(c -> ClaimStatements.reclaimAbandoned(c, schema, queue, holders, now, budget));
+        wakes |= !taken.isEmpty();
+        return taken;
     }
 
     @Override
