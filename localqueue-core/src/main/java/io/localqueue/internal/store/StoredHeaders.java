@@ -1,7 +1,9 @@
 package io.localqueue.internal.store;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -9,9 +11,9 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * How {@code message_headers.headers} holds a job's headers: one JSON object of strings, in the order they were put,
- * readable by any tool that reads the file; and the check every writer of headers makes, so that what is stored reads
- * back exactly as it was given.
+ * How {@code message_headers.headers} holds the headers of a job or of a bus delivery: one JSON object of strings, in
+ * the order they were put, readable by any tool that reads the file; and the check every writer of headers makes, so
+ * that what is stored reads back exactly as it was given.
  */
 public final class StoredHeaders {
 
@@ -62,6 +64,27 @@ public final class StoredHeaders {
     /** Encodes checked headers as a JSON object. */
     public static String encode(Map<String, String> headers) {
         return MAPPER.writeValueAsString(headers);
+    }
+
+    /**
+     * Encodes the headers of many rows, each distinct map once when the same one comes again in a row (as the
+     * deliveries of one dispatch share theirs).
+     *
+     * @param headers checked headers, one map per row
+     * @return the JSON objects, index by index
+     */
+    public static List<String> encodeAll(List<Map<String, String>> headers) {
+        List<String> encoded = new ArrayList<>(headers.size());
+        Map<String, String> previous = null;
+        String previousText = null;
+        for (Map<String, String> own : headers) {
+            if (own != previous) {
+                previous = own;
+                previousText = encode(own);
+            }
+            encoded.add(previousText);
+        }
+        return encoded;
     }
 
     /**
