@@ -1,5 +1,6 @@
 package io.localqueue;
 
+import io.localqueue.internal.store.StoredHeaders;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String>
      *
      * @since 0.1.0
      */
-    public static final int MAX_HEADERS_LENGTH = 16_384;
+    public static final int MAX_HEADERS_LENGTH = StoredHeaders.MAX_LENGTH;
 
     /**
      * Copies the headers, so that later changes to the caller's map do not reach the item; a null map counts as none.

@@ -7,6 +7,7 @@ import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.StoredHeaders;
 import io.localqueue.internal.store.StoredText;
 import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
@@ -305,7 +306,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
             }
             jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"),
                     StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId"),
-                    JobHeaders.require(item.headers(), "items[" + i + "].headers")));
+                    StoredHeaders.require(item.headers(), "items[" + i + "].headers")));
         }
         return jobs;
     }

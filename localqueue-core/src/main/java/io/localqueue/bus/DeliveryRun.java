@@ -1,6 +1,7 @@
 package io.localqueue.bus;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -11,9 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param attempt the delivery, from 1
  * @param subscription the subscription
  * @param eventType the stored type name
+ * @param headers the headers stored with the delivery, empty for none
  */
-record DeliveryRun(EventMetadata metadata, int attempt, String subscription, String eventType)
-        implements EventContext {
+record DeliveryRun(EventMetadata metadata, int attempt, String subscription, String eventType,
+                   Map<String, String> headers) implements EventContext {
 
     @Override
     public UUID eventId() {

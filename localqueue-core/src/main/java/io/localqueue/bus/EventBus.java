@@ -17,6 +17,7 @@ import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoreWork;
+import io.localqueue.internal.store.StoredHeaders;
 import io.localqueue.internal.store.StoredCheckpoint;
 import io.localqueue.internal.store.WriteOptions;
 import java.nio.file.Path;
@@ -79,6 +80,7 @@ public final class EventBus implements AutoCloseable {
     private final Clock clock;
     private final Duration executionLease;
     private final DeliveryObserver observer;
+    private final DispatchInterceptor interceptor;
     private final EventRegistry registry = new EventRegistry();
     private final EventCodec codec;
     private final Fanout fanout;
@@ -107,6 +109,7 @@ public final class EventBus implements AutoCloseable {
         this.clock = builder.clock;
         this.executionLease = builder.executionLease;
         this.observer = builder.observer;
+        this.interceptor = builder.interceptor;
         this.topology = builder.topology;
         this.codec = new EventCodec(builder.mapper, registry);
         this.fanout = new Fanout(name, codec);
@@ -230,15 +233,18 @@ public final class EventBus implements AutoCloseable {
             throw new IllegalArgumentException("events must not be null");
         }
         ensureOpen();
-        Fanout.Plan plan = plan(events, null);
-        if (requireSubscribers && !plan.unrouted().isEmpty()) {
-            throw new NoSubscribersException(plan.unrouted().get(0));
+        Fanout.Plan planned = plan(events, null);
+        if (planned.events().isEmpty()) {
+            return List.of();
         }
-        Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
-                : store().write(WriteOptions.standard("dispatch", durability), ensureOpen,
-                        writes -> Fanout.write(writes, plan, clock.millis()));
-        signal(plan);
-        return Fanout.receipts(plan, delivered);
+        return intercepted(planned, Map.of(), null, plan -> {
+            requireRouted(plan);
+            Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
+                    : store().write(WriteOptions.standard("dispatch", durability), ensureOpen,
+                            writes -> Fanout.write(writes, plan, clock.millis()));
+            signal(plan);
+            return Fanout.receipts(plan, delivered);
+        });
     }
 
     /**
@@ -787,32 +793,59 @@ public final class EventBus implements AutoCloseable {
     }
 
     /**
-     * Acknowledges a delivery and stores the deliveries of its handler's events, with the edges from it to them, in
-     * one transaction; nothing is stored when its lease is gone.
+     * Runs the write of a plan inside the dispatch interceptor, with the headers it passes on (checked) on every
+     * delivery of the plan.
      *
+     * @param inherited the headers the deliveries get unless the interceptor passes others
+     * @param emittedBy the delivery whose handler returned the plan's events, or null
+     * @throws IllegalArgumentException when the headers cannot be stored as given; nothing is written
+     */
+    <R> R intercepted(Fanout.Plan plan, Map<String, String> inherited, @Nullable EventContext emittedBy,
+                      Function<Fanout.Plan, R> write) {
+        Dispatch dispatch = new Dispatch(name, plan.eventTypes(), inherited, emittedBy);
+        return interceptor.intercept(dispatch, headers -> write.apply(plan.withHeaders(
+                StoredHeaders.require(Dispatch.copyOf(headers), "headers"))));
+    }
+
+    /** Refuses a plan with an event nothing routes, on a bus that requires subscribers. */
+    void requireRouted(Fanout.Plan plan) {
+        if (requireSubscribers && !plan.unrouted().isEmpty()) {
+            throw new NoSubscribersException(plan.unrouted().get(0));
+        }
+    }
+
+    /**
+     * Acknowledges a delivery and stores the deliveries of its handler's events, with the edges from it to them, in
+     * one transaction inside the dispatch interceptor, the children inheriting the delivery's headers unless the
+     * interceptor passes others; nothing is stored when its lease is gone.
+     *
+     * @param parent the delivery whose handler returned the events
      * @return false when the lease was gone
      * @throws DeduplicationConflictException when an emitted identity is stored with another payload; the
      *                                        acknowledgement rolls back too
      */
-    boolean emit(String queue, long id, String receipt, Fanout.Plan plan) {
+    boolean emit(String queue, long id, String receipt, Fanout.Plan planned, EventContext parent) {
         ensureTables();
-        Delivered delivered = store().write(WriteOptions.standard("acknowledge and emit", durability), ensureOpen,
-                writes -> {
-                    long now = clock.millis();
-                    FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)), List.of());
-                    if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {
-                        return null;
-                    }
-                    Delivered children = Fanout.write(writes, plan, now);
-                    writes.linkDeliveries(id, children.ids());
-                    return children;
-                });
-        if (delivered == null) {
-            return false;
-        }
-        signal(plan);
-        store().wakeups().signal(queue);
-        return true;
+        return intercepted(planned, parent.headers(), parent, plan -> {
+            Delivered delivered = store().write(WriteOptions.standard("acknowledge and emit", durability), ensureOpen,
+                    writes -> {
+                        long now = clock.millis();
+                        FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)),
+                                List.of());
+                        if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {
+                            return null;
+                        }
+                        Delivered children = Fanout.write(writes, plan, now);
+                        writes.linkDeliveries(id, children.ids());
+                        return children;
+                    });
+            if (delivered == null) {
+                return false;
+            }
+            signal(plan);
+            store().wakeups().signal(queue);
+            return true;
+        });
     }
 
     /** Adds a handler for a class the subscription's routes match already, leaving routing as it is. */
@@ -989,6 +1022,7 @@ public final class EventBus implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Duration executionLease = DEFAULT_EXECUTION_LEASE;
         private DeliveryObserver observer = DeliveryObserver.NONE;
+        private DispatchInterceptor interceptor = DispatchInterceptor.NONE;
 
         private Builder(Supplier<Database> database) {
             this.database = database;
@@ -1130,6 +1164,25 @@ public final class EventBus implements AutoCloseable {
                 throw new IllegalArgumentException("observer must not be null");
             }
             this.observer = observer;
+            return this;
+        }
+
+        /**
+         * Sets what runs around every write that stores deliveries (dispatches, ingestion batches, a handler's
+         * events), such as an observation whose trace context becomes the deliveries' headers; by default
+         * {@link DispatchInterceptor#NONE}, under which a handler's events keep the headers of the delivery that
+         * emitted them and every other delivery has none.
+         *
+         * @param interceptor the interceptor; {@link DispatchInterceptor#of} combines several
+         * @return this builder
+         * @throws IllegalArgumentException when null
+         * @since 0.1.0
+         */
+        public Builder dispatchInterceptor(DispatchInterceptor interceptor) {
+            if (interceptor == null) {
+                throw new IllegalArgumentException("interceptor must not be null");
+            }
+            this.interceptor = interceptor;
             return this;
         }
 

@@ -1,12 +1,13 @@
 package io.localqueue.bus;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a handler knows of the delivery it handles, besides the event: the event's metadata, which delivery this is
- * (from 1, counting deliveries whose lease ran out) and the subscription it came through.
+ * (from 1, counting deliveries whose lease ran out), the subscription it came through and the headers stored with it.
  *
  * @since 0.1.0
  */
@@ -67,4 +68,14 @@ public interface EventContext {
      * @return the metadata
      */
     EventMetadata metadata();
+
+    /**
+     * Returns the headers stored with this delivery when it was dispatched (given by a {@link DispatchInterceptor}, or
+     * inherited from the delivery whose handler emitted the event), the same on every delivery; empty for none, as
+     * for an event dispatched without headers or by the Python library.
+     *
+     * @return the headers, unmodifiable, in the order they were given
+     * @since 0.1.0
+     */
+    Map<String, String> headers();
 }

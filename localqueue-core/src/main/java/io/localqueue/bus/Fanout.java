@@ -7,6 +7,7 @@ import io.localqueue.internal.store.QueueWrites;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +54,20 @@ final class Fanout {
                 }
             }
             return new Plan(events.subList(from, to), deliveries.subList(first, last), List.copyOf(unroutedHere));
+        }
+
+        /** Each event's type name, in order. */
+        List<String> eventTypes() {
+            return events.stream().map(event -> event.encoded().type().name()).toList();
+        }
+
+        /** The same events with {@code headers} for every delivery, checked already. */
+        Plan withHeaders(Map<String, String> headers) {
+            if (headers.isEmpty() && deliveries.stream().allMatch(delivery -> delivery.headers().isEmpty())) {
+                return this;
+            }
+            return new Plan(events, deliveries.stream().map(delivery -> delivery.withHeaders(headers)).toList(),
+                    unrouted);
         }
 
         /** How many of the events some subscription routes. */

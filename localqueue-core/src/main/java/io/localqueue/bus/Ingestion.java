@@ -9,6 +9,7 @@ import io.localqueue.internal.store.StoredCheckpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -16,10 +17,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One ingestion: reads a source a batch at a time (never more than one batch ahead), turns each item into an event,
- * and commits each batch's fan-out in one transaction with its checkpoint's compare-and-swap (checked before the
- * pending limit, so a stale ingester fails rather than waits). A batch that does not fit the pending limit waits
- * for room with a growing pause; one that could never fit is split into order-preserving halves. The first error
- * stops the ingestion; earlier batches stay committed.
+ * and commits each batch's fan-out (inside the bus's dispatch interceptor, which gives its deliveries their headers)
+ * in one transaction with its checkpoint's compare-and-swap (checked before the pending limit, so a stale ingester
+ * fails rather than waits). A batch that does not fit the pending limit waits for room with a growing pause; one
+ * that could never fit is split into order-preserving halves. The first error stops the ingestion; earlier batches
+ * stay committed.
  *
  * @param <T> the source's item type
  */
@@ -112,10 +114,11 @@ final class Ingestion<T> {
                 } catch (InvalidEventIdentityException invalid) {
                     throw located(invalid, items, events);
                 }
-                if (bus.requiresSubscribers() && !plan.unrouted().isEmpty()) {
-                    throw new NoSubscribersException(plan.unrouted().get(0));
-                }
-                commit(items, plan);
+                bus.intercepted(plan, Map.of(), null, headed -> {
+                    bus.requireRouted(headed);
+                    commit(items, headed);
+                    return null;
+                });
             }
         }
         CheckpointProgress progress = checkpoint == null ? null

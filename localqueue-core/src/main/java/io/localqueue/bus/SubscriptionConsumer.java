@@ -219,7 +219,7 @@ final class SubscriptionConsumer {
             return;
         }
         EventMetadata metadata = java.util.Objects.requireNonNull(decoded.metadata());
-        DeliveryRun context = new DeliveryRun(metadata, row.attempts(), subscription.name(), type);
+        DeliveryRun context = new DeliveryRun(metadata, row.attempts(), subscription.name(), type, row.headers());
         AtomicLong leaseUntil = new AtomicLong(row.leaseUntil());
         long id = row.id();
         String receipt = row.receipt();
@@ -263,7 +263,7 @@ final class SubscriptionConsumer {
         } else if (result == null) {
             settle(row, ran, Settlement.Kind.ACK, null, null, null, 0);
         } else {
-            emit(row, ran, metadata, result);
+            emit(row, ran, context, result);
         }
         if (error instanceof VirtualMachineError fatal) {
             throw fatal;
@@ -301,12 +301,15 @@ final class SubscriptionConsumer {
         }
     }
 
-    /** Acknowledges the delivery and stores its handler's events in one transaction, fenced by its receipt. */
-    private void emit(ClaimedRow row, Ran ran, EventMetadata parent, Object result) {
+    /**
+     * Acknowledges the delivery and stores its handler's events in one transaction, fenced by its receipt; they
+     * inherit the delivery's headers unless the bus's dispatch interceptor passes others.
+     */
+    private void emit(ClaimedRow row, Ran ran, DeliveryRun parent, Object result) {
         List<?> events = result instanceof Collection<?> many ? new ArrayList<>(many) : List.of(result);
         Fanout.Plan plan;
         try {
-            plan = bus.plan(events, parent);
+            plan = bus.plan(events, parent.metadata());
         } catch (InvalidEventIdentityException invalid) {
             settle(row, ran, Settlement.Kind.DEAD_LETTER, Errors.describe(invalid),
                     FailureReason.PERMANENT_HANDLER_ERROR, "invalid_event_identity", 0);
@@ -326,7 +329,7 @@ final class SubscriptionConsumer {
             return;
         }
         try {
-            boolean acked = bus.emit(queue, row.id(), row.receipt(), plan);
+            boolean acked = bus.emit(queue, row.id(), row.receipt(), plan, parent);
             if (!acked) {
                 log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing "
                         + "was emitted and it will be delivered again", row.id(), queue);

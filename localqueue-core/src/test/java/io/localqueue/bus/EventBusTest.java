@@ -451,9 +451,11 @@ class EventBusTest extends BusTestBase {
         EventBus bus = open(BusTopology.builder().route("mailer", UserCreated.class).route("welcome",
                 UserWelcomed.class).build());
         DispatchReceipt parent = bus.dispatch(new UserCreated("u-1", "Ann"));
-        Fanout.Plan plan = bus.plan(List.of(new UserWelcomed("u-1")), EventMetadata.root());
+        EventMetadata metadata = EventMetadata.root();
+        Fanout.Plan plan = bus.plan(List.of(new UserWelcomed("u-1")), metadata);
 
-        boolean acked = bus.emit("__bus__:default:mailer", parent.messageIds().get(0), "not-the-receipt", plan);
+        boolean acked = bus.emit("__bus__:default:mailer", parent.messageIds().get(0), "not-the-receipt", plan,
+                new DeliveryRun(metadata, 1, "mailer", "user.created", java.util.Map.of()));
 
         assertThat(acked).isFalse();
         assertThat(count("SELECT COUNT(*) FROM messages WHERE queue = '__bus__:default:welcome'")).isZero();

@@ -865,7 +865,7 @@ public class LocalQueueProperties {
     }
 
     /**
-     * The event bus: its name, routes and subscriptions, on the application's queue database.
+     * The event bus: its name, routes and subscriptions, on the application's queue database, and its observation.
      *
      * @since 0.1.0
      */
@@ -920,6 +920,14 @@ public class LocalQueueProperties {
          * Per-subscription settings of this process, by subscription name.
          */
         private final Map<String, SubscriptionSettings> subscriptions = new LinkedHashMap<>();
+
+        /**
+         * Whether each dispatch (dispatch, dispatchAll, each ingestion batch) and each delivery an @EventHandler
+         * method handles are observed with Micrometer Observation (observations localqueue.bus.dispatch and
+         * localqueue.bus.handler); with a tracing bridge, the dispatcher's trace context is stored with the
+         * deliveries and the handler's span continues it.
+         */
+        private boolean observationEnabled;
 
         public boolean isEnabled() {
             return enabled;
@@ -979,6 +987,14 @@ public class LocalQueueProperties {
 
         public Map<String, SubscriptionSettings> getSubscriptions() {
             return subscriptions;
+        }
+
+        public boolean isObservationEnabled() {
+            return observationEnabled;
+        }
+
+        public void setObservationEnabled(boolean observationEnabled) {
+            this.observationEnabled = observationEnabled;
         }
     }
 

@@ -106,6 +106,7 @@ public interface QueueWrites {
      * Inserts event-bus deliveries, of any queues, with no capacity limit: a delivery whose event id or identity
      * key its queue already holds, in any state, resolves to that row and changes nothing, unless the stored row
      * has the identity with another payload fingerprint, or the event id with another identity, which is a conflict.
+     * A new row's headers are stored with it; a row that stands for a delivery keeps the headers it has.
      *
      * @param deliveries the deliveries in input order
      * @param now the time stamped on new rows

@@ -7,12 +7,14 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.bus.BusTopology;
 import io.localqueue.bus.DeliveryObserver;
+import io.localqueue.bus.DispatchInterceptor;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
 import io.localqueue.spring.bus.CompositeDeliveryObserver;
 import io.localqueue.spring.bus.EventBusLifecycle;
+import io.localqueue.spring.bus.EventHandlerDecorator;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,8 +29,10 @@ import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The application's {@link EventBus} on the shared queue database, configured from {@code localqueue.bus.*}, and
- * its lifecycle; each backs off to the application's own, and {@code localqueue.bus.enabled=false} turns both off.
+ * The application's {@link EventBus} on the shared queue database, configured from {@code localqueue.bus.*}, with the
+ * application's {@link DispatchInterceptor}s around its dispatches, and its lifecycle, which registers the handler
+ * methods through the {@link EventHandlerDecorator}s; each backs off to the application's own, and
+ * {@code localqueue.bus.enabled=false} turns both off.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(prefix = "localqueue.bus", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -38,13 +42,15 @@ class LocalQueueBusConfiguration {
     @ConditionalOnMissingBean
     EventBus localQueueEventBus(LocalQueueProperties properties, LocalQueueDatabase database, DeliveryPolicy delivery,
                                 DurabilityMode durability, ObjectProvider<JsonMapper> applicationMapper,
-                                ObjectProvider<Clock> clock, ObjectProvider<DeliveryObserver> observers) {
+                                ObjectProvider<Clock> clock, ObjectProvider<DeliveryObserver> observers,
+                                ObjectProvider<DispatchInterceptor> interceptors) {
         LocalQueueProperties.Bus bus = properties.getBus();
         EventBus.Builder builder = EventBus.builder(database).delivery(busDelivery(bus, delivery))
                 .durability(durability)
                 .requireSubscribers(bus.isRequireSubscribers())
                 .clock(clock.getIfUnique(Clock::systemUTC))
-                .observer(CompositeDeliveryObserver.of(observers.orderedStream().toList()));
+                .observer(CompositeDeliveryObserver.of(observers.orderedStream().toList()))
+                .dispatchInterceptor(DispatchInterceptor.of(interceptors.orderedStream().toList()));
         apply("localqueue.bus.name", bus.getName(), () -> builder.name(bus.getName()));
         apply("localqueue.bus.execution-lease", bus.getExecutionLease(),
                 () -> builder.executionLease(bus.getExecutionLease()));
@@ -68,6 +74,7 @@ class LocalQueueBusConfiguration {
     EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
                                                   ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers,
                                                   DeliveryPolicy delivery, ObjectProvider<QueueSettings> queues,
+                                                  ObjectProvider<EventHandlerDecorator> decorators,
                                                   Environment environment) {
         LocalQueueProperties.Bus settings = properties.getBus();
         Duration shutdownTimeout = settings.getShutdownTimeout();
@@ -81,6 +88,7 @@ class LocalQueueBusConfiguration {
         EventBusLifecycle lifecycle = new EventBusLifecycle(bus, settings, handlers.getIfUnique(),
                 base == null ? null : busSettings(settings, delivery, base));
         lifecycle.setShutdownPhaseTimeout(QueueListenerConfiguration.shutdownPhaseTimeout(environment));
+        lifecycle.setHandlerDecorator(EventHandlerDecorator.of(decorators.orderedStream().toList()));
         return lifecycle;
     }
 

@@ -49,6 +49,7 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
     private boolean registered;
     private volatile boolean running;
     private volatile @Nullable ShutdownPhase shutdownPhase;
+    private volatile EventHandlerDecorator decorator = EventHandlerDecorator.NONE;
 
     /**
      * Creates the lifecycle of a bus.
@@ -79,6 +80,17 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
      */
     public void setShutdownPhaseTimeout(@Nullable Duration phaseTimeout) {
         this.shutdownPhase = phaseTimeout == null ? null : new ShutdownPhase(phaseTimeout);
+    }
+
+    /**
+     * Sets what wraps each handler method before it is registered, such as an observation of its deliveries; methods
+     * registered before the call keep the decorator they were registered with.
+     *
+     * @param decorator the decorator; {@link EventHandlerDecorator#of} combines several
+     * @since 0.1.0
+     */
+    public void setHandlerDecorator(EventHandlerDecorator decorator) {
+        this.decorator = decorator;
     }
 
     /** Registers the handlers found while the beans were created, with their subscriptions' settings. */
@@ -205,8 +217,9 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
         Subscription subscription;
         try {
             Class<Object> type = (Class<Object>) endpoint.eventType();
-            subscription = endpoint.subscription() == null ? bus.handler(type, endpoint)
-                    : bus.handler(type, endpoint.subscription(), endpoint);
+            io.localqueue.bus.EventHandler<Object> handler = decorator.decorate(bus.name(), endpoint.id(), endpoint);
+            subscription = endpoint.subscription() == null ? bus.handler(type, handler)
+                    : bus.handler(type, endpoint.subscription(), handler);
             SubscriptionConfig config = subscription.config();
             if (endpoint.concurrency() != null) {
                 config.concurrency(endpoint.concurrency());

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * @since 0.1.0
  */
-public class JobReceiverContext extends ReceiverContext<Map<String, String>> {
+public class JobReceiverContext extends ReceiverContext<Map<String, String>> implements LinkedProducers {
 
     private final Job<?> job;
     private final List<Job<?>> batch;
@@ -47,7 +47,7 @@ public class JobReceiverContext extends ReceiverContext<Map<String, String>> {
     }
 
     private JobReceiverContext(List<? extends Job<?>> batch, String listenerId, boolean batchDelivery) {
-        super((carrier, name) -> carrier.get(name));
+        super(HeaderCarriers.GETTER);
         if (batch.isEmpty()) {
             throw new IllegalArgumentException("a batch holds at least one job");
         }
@@ -55,7 +55,7 @@ public class JobReceiverContext extends ReceiverContext<Map<String, String>> {
         this.batchDelivery = batchDelivery;
         this.job = batch.get(0);
         this.listenerId = listenerId;
-        setCarrier(isRedelivery() || isBatch() ? TraceContextHeaders.without(job.headers()) : job.headers());
+        setCarrier(HeaderCarriers.received(job.headers(), isRedelivery() || isBatch()));
     }
 
     /**
@@ -126,6 +126,7 @@ public class JobReceiverContext extends ReceiverContext<Map<String, String>> {
      * @return the producers' headers, one map per linked job
      * @since 0.1.0
      */
+    @Override
     public List<Map<String, String>> getLinkedProducers() {
         if (isBatch()) {
             return batch.stream().map(Job::headers).toList();

@@ -2,7 +2,6 @@ package io.localqueue.spring.observation;
 
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.SenderContext;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,11 +25,7 @@ public class JobSenderContext extends SenderContext<Map<String, String>> {
      * @since 0.1.0
      */
     public JobSenderContext(String queue, int jobCount) {
-        super((carrier, name, value) -> {
-            if (carrier != null) {
-                carrier.put(name, value);
-            }
-        }, Kind.PRODUCER);
+        super(HeaderCarriers.SETTER, Kind.PRODUCER);
         this.queue = queue;
         this.jobCount = jobCount;
         setCarrier(new LinkedHashMap<>());
@@ -64,7 +59,6 @@ public class JobSenderContext extends SenderContext<Map<String, String>> {
      * @since 0.1.0
      */
     public Map<String, String> getHeaders() {
-        Map<String, String> carrier = getCarrier();
-        return carrier == null ? Map.of() : Collections.unmodifiableMap(carrier);
+        return HeaderCarriers.written(getCarrier());
     }
 }

@@ -2,7 +2,7 @@ package io.localqueue.spring.observation;
 
 import io.micrometer.observation.Observation;
 
-/** The {@code outcome} tag of both observations: what the observed call did, never what it carried. */
+/** The {@code outcome} tag of every localqueue observation: what the observed call did, never what it carried. */
 final class ObservedOutcome {
 
     /** The call returned. */

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -69,7 +70,7 @@ final class EnqueueStatements {
 
     private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
 
-    /** Keeps a new job's headers beside its row; a job without headers gets no row here. */
+    /** Keeps a new row's headers (a job's, or a bus delivery's) beside it; a row without headers gets none here. */
     private static final String INSERT_HEADERS = "INSERT INTO message_headers (message_id, headers) VALUES (?, ?)";
 
     private static final String FIND_BY_JOB_ID = "SELECT id FROM messages WHERE queue = ? AND job_id = ?";
@@ -100,7 +101,7 @@ final class EnqueueStatements {
         }
         if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null)) {
             List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now);
-            insertHeaders(session, jobs, ids);
+            insertHeaders(session, ids, jobs.stream().map(NewJob::headers).toList());
             return Enqueued.written(ids);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
@@ -131,7 +132,7 @@ final class EnqueueStatements {
             statement.setLong(7, now);
         });
         if (id != null) {
-            insertHeaders(session, List.of(job), List.of(id));
+            insertHeaders(session, List.of(id), List.of(job.headers()));
             return id;
         }
         Long existing = findByJobId(session, queue, job.jobId());
@@ -228,21 +229,30 @@ final class EnqueueStatements {
         }
     }
 
-    /** Inserts the headers of the jobs that have some, {@code ids} being the rows just inserted for them. */
-    private static void insertHeaders(Session session, List<NewJob> jobs, List<Long> ids) throws SQLException {
-        List<Integer> withHeaders = new ArrayList<>();
-        for (int i = 0; i < jobs.size(); i++) {
-            if (!jobs.get(i).headers().isEmpty()) {
-                withHeaders.add(i);
+    /**
+     * Keeps the headers of rows just inserted beside them: one row of {@code message_headers} for each id whose
+     * headers are not empty.
+     *
+     * @param ids the new rows
+     * @param headers each new row's headers, index by index
+     */
+    static void insertHeaders(Session session, List<Long> ids, List<Map<String, String>> headers)
+            throws SQLException {
+        List<Long> withHeaders = new ArrayList<>();
+        List<Map<String, String>> stored = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (!headers.get(i).isEmpty()) {
+                withHeaders.add(ids.get(i));
+                stored.add(headers.get(i));
             }
         }
         if (withHeaders.isEmpty()) {
             return;
         }
+        List<String> encoded = StoredHeaders.encodeAll(stored);
         session.batch(INSERT_HEADERS, withHeaders.size(), (statement, index) -> {
-            int job = withHeaders.get(index);
-            statement.setLong(1, ids.get(job));
-            statement.setString(2, StoredHeaders.encode(jobs.get(job).headers()));
+            statement.setLong(1, withHeaders.get(index));
+            statement.setString(2, encoded.get(index));
         });
     }
 

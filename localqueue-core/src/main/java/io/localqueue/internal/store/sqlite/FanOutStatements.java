@@ -5,6 +5,7 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.DeliveryMatch;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Event-bus fan-out: the rows of one dispatch (or of one batch of dispatches) in the subscriptions' queues, keyed by
- * event id and durable identity as the Python library's bus keys them, and the edges from a handler's delivery to
- * the deliveries it emitted, inside the caller's write transaction.
+ * event id and durable identity as the Python library's bus keys them, each new row's headers beside it, and the
+ * edges from a handler's delivery to the deliveries it emitted, inside the caller's write transaction.
  */
 final class FanOutStatements {
 
@@ -85,7 +86,25 @@ final class FanOutStatements {
             }
         }
         Map<String, Long> insertedIds = insertAll(session, deliveries, now);
-        return DeliveryMatch.assemble(deliveries, insertedIds, delivery -> existing(session, delivery));
+        Delivered delivered = DeliveryMatch.assemble(deliveries, insertedIds, delivery -> existing(session, delivery));
+        if (delivered.written()) {
+            insertHeaders(session, deliveries, delivered);
+        }
+        return delivered;
+    }
+
+    /** Stores the headers of the new rows of a fan-out; a row that stood for a delivery keeps its own. */
+    private static void insertHeaders(Session session, List<Delivery> deliveries, Delivered delivered)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        List<Map<String, String>> headers = new ArrayList<>();
+        for (int i = 0; i < deliveries.size(); i++) {
+            if (delivered.inserted().get(i) && !deliveries.get(i).headers().isEmpty()) {
+                ids.add(delivered.ids().get(i));
+                headers.add(deliveries.get(i).headers());
+            }
+        }
+        EnqueueStatements.insertHeaders(session, ids, headers);
     }
 
     /**

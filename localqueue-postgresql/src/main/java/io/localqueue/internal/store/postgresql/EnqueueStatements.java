@@ -171,7 +171,13 @@ final class EnqueueStatements {
         }
     }
 
-    private static void insertHeaders(Connection connection, String schema, List<Long> ids, List<String> headers)
+    /**
+     * Keeps the encoded headers of rows just inserted (a job's, or a bus delivery's) beside them, in one statement.
+     *
+     * @param ids the new rows that have headers
+     * @param headers their encoded headers, index by index
+     */
+    static void insertHeaders(Connection connection, String schema, List<Long> ids, List<String> headers)
             throws SQLException {
         if (ids.isEmpty()) {
             return;

@@ -3,10 +3,12 @@ package io.localqueue.internal.store.postgresql;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.DeliveryMatch;
+import io.localqueue.internal.store.StoredHeaders;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,10 +19,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Event-bus fan-out on PostgreSQL: the rows of one dispatch (or of one batch of dispatches) in the subscriptions'
  * queues, keyed by event id and durable identity as the Python library's bus keys them, in one
- * {@code INSERT … SELECT FROM unnest} that skips a row whose queue holds its event id or identity already; and the
- * edges from a handler's delivery to those it emitted, with the executions' membership they inherit. With a
- * pending-job limit, every queue of the fan-out is locked (in name order, so that two fan-outs never wait on each
- * other in a circle) before any is counted.
+ * {@code INSERT … SELECT FROM unnest} that skips a row whose queue holds its event id or identity already, each new
+ * row's headers beside it; and the edges from a handler's delivery to those it emitted, with the executions'
+ * membership they inherit. With a pending-job limit, every queue of the fan-out is locked (in name order, so that two
+ * fan-outs never wait on each other in a circle) before any is counted.
  */
 final class FanOutStatements {
 
@@ -75,7 +77,26 @@ final class FanOutStatements {
             }
         }
         Map<String, Long> insertedIds = insertAll(connection, schema, deliveries, now);
-        return DeliveryMatch.assemble(deliveries, insertedIds, delivery -> existing(connection, schema, delivery));
+        Delivered delivered = DeliveryMatch.assemble(deliveries, insertedIds,
+                delivery -> existing(connection, schema, delivery));
+        if (delivered.written()) {
+            insertHeaders(connection, schema, deliveries, delivered);
+        }
+        return delivered;
+    }
+
+    /** Stores the headers of the new rows of a fan-out; a row that stood for a delivery keeps its own. */
+    private static void insertHeaders(Connection connection, String schema, List<Delivery> deliveries,
+                                      Delivered delivered) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        List<Map<String, String>> headers = new ArrayList<>();
+        for (int i = 0; i < deliveries.size(); i++) {
+            if (delivered.inserted().get(i) && !deliveries.get(i).headers().isEmpty()) {
+                ids.add(delivered.ids().get(i));
+                headers.add(deliveries.get(i).headers());
+            }
+        }
+        EnqueueStatements.insertHeaders(connection, schema, ids, StoredHeaders.encodeAll(headers));
     }
 
     static void link(Connection connection, String schema, long parentId, List<Long> childIds) throws SQLException {

@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
+import io.localqueue.internal.store.StoredHeaders;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-/** Event-bus fan-out on a real PostgreSQL server: keys, conflicts, the limit, and edges with their membership. */
+/**
+ * Event-bus fan-out on a real PostgreSQL server: keys, conflicts, headers, the limit, and edges with their membership.
+ */
 class FanOutStatementsTest extends LayoutTestBase {
 
     private static final String AUDIT = "__bus__:default:audit";
@@ -45,6 +49,21 @@ class FanOutStatementsTest extends LayoutTestBase {
                 .contains("with another payload");
         assertThat(otherIdentity.conflict()).contains("event e1 is stored in queue '" + AUDIT + "'")
                 .contains("another identity or payload");
+    }
+
+    @Test
+    void aNewRowKeepsItsHeadersAndARowThatStandsForADeliveryKeepsItsOwn() throws SQLException {
+        Map<String, String> first = Map.of("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        Map<String, String> second = Map.of("traceparent", "00-11111111111111111111111111111111-2222222222222222-01");
+
+        List<Long> ids = deliver(List.of(delivery(AUDIT, "e1", null, null).withHeaders(first),
+                delivery(MAILER, "e1", null, null).withHeaders(first), delivery(AUDIT, "e2", null, null)), 0).ids();
+        Delivered repeat = deliver(List.of(delivery(AUDIT, "e1", null, null).withHeaders(second)), 0);
+
+        assertThat(repeat.inserted()).containsExactly(false);
+        assertThat(query("SELECT message_id || ' ' || headers FROM " + schema + ".message_headers ORDER BY 1"))
+                .containsExactlyInAnyOrder(ids.get(0) + " " + StoredHeaders.encode(first),
+                        ids.get(1) + " " + StoredHeaders.encode(first));
     }
 
     @Test

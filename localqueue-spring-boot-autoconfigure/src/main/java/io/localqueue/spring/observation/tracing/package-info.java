@@ -1,6 +1,7 @@
 /**
- * What Micrometer Tracing adds to the observation of listeners: the span of a redelivery, which starts a trace of its
- * own, links to the span that put the job. Used only when Micrometer Tracing is on the class path.
+ * What Micrometer Tracing adds to the observation of listeners and event handlers: the span of a redelivery, which
+ * starts a trace of its own, links to the span that put the job or dispatched the event. Used only when Micrometer
+ * Tracing is on the class path.
  */
 @NullMarked
 package io.localqueue.spring.observation.tracing;
