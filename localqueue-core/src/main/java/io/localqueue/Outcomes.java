@@ -108,7 +108,7 @@ final class Outcomes<T> {
      * @param cause what the serializer threw
      */
     void undecodable(long jobId, int attempts, String decodeError, RuntimeException cause) {
-        lane.report("the undecodable payload of job " + jobId, () -> {
+        lane.report(() -> "the undecodable payload of job " + jobId, () -> {
             log.error("Job {} of queue '{}' cannot be decoded and is now a dead letter ({}): {}", jobId, queue.name(),
                     FailureReason.INVALID_PAYLOAD.value(), decodeError, cause);
             observer.jobUndecodable(queue.name(), jobId, attempts, decodeError);
@@ -140,7 +140,7 @@ final class Outcomes<T> {
 
     /** Tells the observer of a lease the worker's claims took back. */
     void leaseExpired(ExpiredLease lease) {
-        lane.report("the expired lease of job " + lease.id(), () -> {
+        lane.report(() -> "the expired lease of job " + lease.id(), () -> {
             observer.leaseExpired(queue.name(), lease.id(), lease.attempts(), lease.deadLettered());
             if (lease.deadLettered()) {
                 deadLettered(lease.id(), FailureReason.RETRIES_EXHAUSTED, lease.lastError(), lease.attempts());
@@ -193,7 +193,7 @@ final class Outcomes<T> {
      */
     private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error, Runnable before,
                           Runnable after) {
-        lane.report("the outcome of job " + job.id(), () -> {
+        lane.report(() -> "the outcome of job " + job.id(), () -> {
             try {
                 before.run();
                 try {

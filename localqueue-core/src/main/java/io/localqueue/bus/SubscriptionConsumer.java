@@ -88,7 +88,7 @@ final class SubscriptionConsumer {
                 "localqueue-report-bus-" + bus.name() + "-" + subscription.name(),
                 observer == DeliveryObserver.NONE ? "the log" : "observer " + observer);
         this.stopObservingExpiries = engine.leaseExpiries().listen(lease -> lane.report(
-                "the expired lease of delivery " + lease.id(), () -> {
+                () -> "the expired lease of delivery " + lease.id(), () -> {
                     observer.leaseExpired(subscription.name(), lease.id(), lease.attempts(), lease.deadLettered());
                     if (lease.deadLettered()) {
                         observer.deliveryDeadLettered(subscription.name(), lease.id(),
@@ -350,20 +350,25 @@ final class SubscriptionConsumer {
                         @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
-                    row.leaseUntil(), (outcome, failure) -> lane.report("the outcome of delivery " + row.id(), () -> {
-                        report(row, outcome, failure, lastError, reason, category, delayMillis);
-                        if (outcome != null) {
-                            tell(ran, outcome);
-                        }
-                        if (outcome == JobOutcome.DEAD_LETTERED) {
-                            observer.deliveryDeadLettered(subscription.name(), row.id(),
-                                    reason == null ? FailureReason.RETRIES_EXHAUSTED : reason, lastError,
-                                    row.attempts());
-                        }
-                    }));
+                    row.leaseUntil(), (outcome, failure) -> lane.report(() -> "the outcome of delivery " + row.id(),
+                            () -> settled(row, ran, outcome, failure, lastError, reason, category, delayMillis)));
         } catch (QueueClosedException closed) {
             log.warn("Delivery {} in '{}' could not be settled because the bus closed; it will be delivered again",
                     row.id(), queue);
+        }
+    }
+
+    /** Logs a settled delivery's outcome, and tells the observer of it and of a dead letter; on the report lane. */
+    private void settled(ClaimedRow row, Ran ran, @Nullable JobOutcome outcome, @Nullable RuntimeException failure,
+                         @Nullable String lastError, @Nullable FailureReason reason, @Nullable String category,
+                         long delayMillis) {
+        report(row, outcome, failure, lastError, reason, category, delayMillis);
+        if (outcome != null) {
+            tell(ran, outcome);
+        }
+        if (outcome == JobOutcome.DEAD_LETTERED) {
+            observer.deliveryDeadLettered(subscription.name(), row.id(),
+                    reason == null ? FailureReason.RETRIES_EXHAUSTED : reason, lastError, row.attempts());
         }
     }
 
@@ -391,7 +396,7 @@ final class SubscriptionConsumer {
 
     /** Tells the observer of an outcome on the report lane. */
     private void observe(Ran ran, JobOutcome outcome) {
-        lane.report("an outcome", () -> tell(ran, outcome));
+        lane.report(() -> "an outcome", () -> tell(ran, outcome));
     }
 
     private void tell(Ran ran, JobOutcome outcome) {

@@ -1,12 +1,14 @@
 package io.localqueue.internal.engine;
 
 import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -30,6 +32,8 @@ public final class ReportLane {
     private final String observers;
     private final ThreadPoolExecutor thread;
     private final AtomicBoolean warned = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
     private final LongSupplier nanoTime;
 
     /**
@@ -60,13 +64,17 @@ public final class ReportLane {
     }
 
     /**
-     * Queues a report behind the ones before it; what it throws is logged and ignored.
+     * Queues a report behind the ones before it; what it throws is logged and ignored. Reports queued while the lane's
+     * thread is busy are run by that thread in one go, so a burst of them costs one hand-over, not one each.
      *
-     * @param what what it tells, for a log line, such as {@code the outcome of job 42}
+     * @param what what it tells, for a log line only, such as {@code the outcome of job 42}
      * @param report the report
      */
-    public void report(String what, Runnable report) {
-        thread.submit(() -> run(what, report));
+    public void report(Supplier<String> what, Runnable report) {
+        queued.add(() -> run(what, report));
+        if (draining.compareAndSet(false, true)) {
+            thread.submit(this::drain);
+        }
     }
 
     /**
@@ -77,7 +85,7 @@ public final class ReportLane {
      */
     public boolean awaitReported(Duration timeout) {
         CountDownLatch reached = new CountDownLatch(1);
-        thread.submit(reached::countDown);
+        report(() -> "the end of a wait", reached::countDown);
         try {
             return reached.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
@@ -86,18 +94,29 @@ public final class ReportLane {
         }
     }
 
-    private void run(String what, Runnable report) {
+    /** Runs what was queued, until nothing is; a report queued meanwhile is run by this same pass or the next. */
+    private void drain() {
+        do {
+            Runnable next;
+            while ((next = queued.poll()) != null) {
+                next.run();
+            }
+            draining.set(false);
+        } while (!queued.isEmpty() && draining.compareAndSet(false, true));
+    }
+
+    private void run(Supplier<String> what, Runnable report) {
         long started = nanoTime.getAsLong();
         try {
             report.run();
         } catch (RuntimeException failure) {
-            log.warn("Telling {} of {} of {} failed", observers, what, consumer, failure);
+            log.warn("Telling {} of {} of {} failed", observers, what.get(), consumer, failure);
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - started);
         if (millis >= SLOW_MILLIS && warned.compareAndSet(false, true)) {
             log.warn("Telling {} of {} of {} took {} ms; the reports of {} run one at a time on thread {}, so the "
                     + "ones after it waited. Hand slow work, such as a pager call, to an executor of its own; this "
-                    + "is logged once.", observers, what, consumer, millis, consumer, Thread.currentThread().getName());
+                    + "is logged once.", observers, what.get(), consumer, millis, consumer, Thread.currentThread().getName());
         }
     }
 }

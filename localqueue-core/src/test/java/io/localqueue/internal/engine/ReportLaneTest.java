@@ -35,7 +35,7 @@ class ReportLaneTest {
         List<String> seen = new CopyOnWriteArrayList<>();
         for (int i = 0; i < 50; i++) {
             int report = i;
-            lane.report("report " + i, () -> seen.add(Thread.currentThread().getName() + " " + report));
+            lane.report(() -> "report " + report, () -> seen.add(Thread.currentThread().getName() + " " + report));
         }
 
         assertThat(lane.awaitReported(Duration.ofSeconds(10))).isTrue();
@@ -48,10 +48,10 @@ class ReportLaneTest {
     @Test
     void aReportThatThrowsIsLoggedAndTheNextOnesRun() {
         CountDownLatch after = new CountDownLatch(1);
-        lane.report("the outcome of job 7", () -> {
+        lane.report(() -> "the outcome of job 7", () -> {
             throw new IllegalStateException("observer bug");
         });
-        lane.report("the outcome of job 8", after::countDown);
+        lane.report(() -> "the outcome of job 8", after::countDown);
 
         assertThat(lane.awaitReported(Duration.ofSeconds(10))).isTrue();
 
@@ -61,9 +61,9 @@ class ReportLaneTest {
 
     @Test
     void theFirstSlowReportIsLoggedOnceWithItsTime() {
-        lane.report("the outcome of job 1", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(999)));
-        lane.report("dead letter 2", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(8_012)));
-        lane.report("dead letter 3", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(9_000)));
+        lane.report(() -> "the outcome of job 1", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(999)));
+        lane.report(() -> "dead letter 2", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(8_012)));
+        lane.report(() -> "dead letter 3", () -> nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(9_000)));
 
         assertThat(lane.awaitReported(Duration.ofSeconds(10))).isTrue();
 
@@ -75,7 +75,7 @@ class ReportLaneTest {
     @Test
     void waitingForReportsEndsAtItsTimeoutWhileOneStillRuns() {
         CountDownLatch release = new CountDownLatch(1);
-        lane.report("a hanging alert", () -> {
+        lane.report(() -> "a hanging alert", () -> {
             try {
                 release.await();
             } catch (InterruptedException interrupted) {
