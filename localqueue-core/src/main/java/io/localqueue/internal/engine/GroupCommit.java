@@ -324,9 +324,14 @@ final class GroupCommit implements AutoCloseable {
             return Objects.requireNonNull(settlement);
         }
 
+        /** Whether this change is a settlement handed over without waiting, which a failed transaction keeps. */
+        boolean handedOver() {
+            return listener != null && settlement != null && clock != null;
+        }
+
         /** Whether a failed transaction may be tried again for this change: a settlement handed over, lease left. */
         boolean retryable() {
-            return listener != null && settlement != null && clock != null && clock.millis() < leaseUntil;
+            return handedOver() && Objects.requireNonNull(clock).millis() < leaseUntil;
         }
 
         /** Stamps the settlement with its clock's time for another attempt, or tells that its lease has ended. */

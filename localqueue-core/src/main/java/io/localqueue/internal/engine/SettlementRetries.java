@@ -57,11 +57,14 @@ final class SettlementRetries {
     synchronized List<GroupCommit.Change> failed(List<GroupCommit.Change> batch, RuntimeException failure) {
         List<GroupCommit.Change> kept = new ArrayList<>();
         List<GroupCommit.Change> failing = new ArrayList<>();
+        List<GroupCommit.Change> leaseEnded = new ArrayList<>();
         for (GroupCommit.Change change : batch) {
-            if (!(failure instanceof QueueClosedException) && change.retryable()) {
+            if (failure instanceof QueueClosedException || !change.handedOver()) {
+                failing.add(change);
+            } else if (change.retryable()) {
                 kept.add(change);
             } else {
-                failing.add(change);
+                leaseEnded.add(change);
             }
         }
         long now = nanoTime.getAsLong();
@@ -81,6 +84,8 @@ final class SettlementRetries {
                     + "{} given up so far; the last: {}", location, failuresInARow, secondsSince(runStartedNanos),
                     waiting.size(), givenUp, failure.getMessage());
         }
+        giveUp(leaseEnded, "whose leases ended while the database failed", "again");
+        failing.addAll(leaseEnded);
         return failing;
     }
 
@@ -117,11 +122,7 @@ final class SettlementRetries {
                 givenUpNow.add(change);
             }
         }
-        if (!givenUpNow.isEmpty()) {
-            givenUp += givenUpNow.size();
-            log.warn("Gave up recording {} settlement(s) in {} whose leases ended while the database failed ({}); "
-                    + "those jobs will be delivered again", givenUpNow.size(), location, describe(givenUpNow));
-        }
+        giveUp(givenUpNow, "whose leases ended while the database failed", "again");
         return retried;
     }
 
@@ -133,10 +134,7 @@ final class SettlementRetries {
     synchronized List<GroupCommit.Change> drain() {
         List<GroupCommit.Change> left = new ArrayList<>(waiting);
         waiting.clear();
-        if (!left.isEmpty()) {
-            log.warn("Gave up recording {} settlement(s) in {} because it closed while the database failed ({}); "
-                    + "those jobs will be delivered again after their leases", left.size(), location, describe(left));
-        }
+        giveUp(left, "because it closed while the database failed", "again after their leases");
         return left;
     }
 
@@ -157,6 +155,16 @@ final class SettlementRetries {
      */
     static RuntimeException givenUp(String why) {
         return new LocalQueueException("the settlement was not recorded: " + why);
+    }
+
+    /** Counts and logs, in one line naming their jobs, settlements given up; nothing for none. */
+    private void giveUp(List<GroupCommit.Change> changes, String why, String when) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        givenUp += changes.size();
+        log.warn("Gave up recording {} settlement(s) in {} {} ({}); those jobs will be delivered {}", changes.size(),
+                location, why, describe(changes), when);
     }
 
     private String secondsSince(long startNanos) {

@@ -233,6 +233,28 @@ class GroupCommitTest {
         assertThat(sqlite.stats(QUEUE).processing()).as("the job keeps its lease until it ends").isEqualTo(1);
     }
 
+    @Test
+    void aSettlementWhoseLeaseEndsDuringAFailedAttemptIsGivenUpInOneLineNamingIt() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        TestClock clock = new TestClock(Instant.ofEpochMilli(System.currentTimeMillis()));
+        store.failWrites(() -> clock.advance(Duration.ofSeconds(40))); // each attempt outlasts its pool's wait
+        AtomicReference<RuntimeException> reported = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
+            groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), clock.millis()),
+                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, (outcome, failure) -> {
+                        reported.set(failure);
+                        done.countDown();
+                    });
+
+            assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(reported.get()).isNotNull();
+            assertThat(log.messages()).filteredOn(line -> line.contains("Gave up recording 1 settlement(s)"))
+                    .singleElement().asString().contains("job(s) " + row.id());
+        }
+        store.failWrites(false);
+    }
+
     private List<ClaimedRow> claim(int count) {
         List<NewJob> jobs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -253,6 +275,7 @@ class GroupCommitTest {
         final AtomicInteger writes = new AtomicInteger();
         final AtomicInteger failedWrites = new AtomicInteger();
         private volatile boolean failing;
+        private volatile Runnable during = () -> { };
         private volatile CountDownLatch held;
         private volatile CountDownLatch release;
 
@@ -270,9 +293,16 @@ class GroupCommitTest {
             failing = fail;
         }
 
+        /** Runs {@code during} inside every failing write, as time passes while a pool waits for a connection. */
+        void failWrites(Runnable during) {
+            this.during = during;
+            failing = true;
+        }
+
         @Override
         public <R> R write(WriteOptions options, Runnable ensureOpen, StoreWork<R> work) {
             if (failing) {
+                during.run();
                 failedWrites.incrementAndGet();
                 throw new LocalQueueException("'" + options.transaction() + "' failed: the database server cannot "
                         + "be reached");

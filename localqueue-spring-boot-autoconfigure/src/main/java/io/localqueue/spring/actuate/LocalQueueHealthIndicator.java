@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -31,6 +34,7 @@ import org.springframework.boot.health.contributor.Health;
 public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
 
     private static final int MAX_FINDINGS = 10;
+    private static final Logger log = LoggerFactory.getLogger(LocalQueueHealthIndicator.class);
 
     private final LocalQueueRegistry queues;
     private final ObservedQueues observed;
@@ -39,6 +43,8 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
     private final @Nullable EventBus bus;
     private @Nullable IntegrityCheckResult lastCheck;
     private @Nullable Instant lastCheckAt;
+    /** Whether the last check found the store not answering, so that a run of such checks logs once. */
+    private final AtomicBoolean unreachable = new AtomicBoolean();
 
     /**
      * Creates the indicator.
@@ -107,9 +113,18 @@ public class LocalQueueHealthIndicator extends AbstractHealthIndicator {
             }
             integrity = integrity();
         } catch (RuntimeException unreachable) {
-            // The store did not answer now: an earlier check says nothing of what it holds, so none is shown.
-            builder.down(unreachable).withDetail("integrity", "unknown");
+            // The store did not answer now: an earlier check says nothing of what it holds, so none is shown. The
+            // error is a detail, not the builder's exception, which would log its stack trace at every probe.
+            if (this.unreachable.compareAndSet(false, true)) {
+                log.warn("localqueue health: the store does not answer; health is DOWN until it does: {}",
+                        unreachable.getMessage());
+            }
+            builder.down().withDetail("error", unreachable.getClass().getName() + ": " + unreachable.getMessage())
+                    .withDetail("integrity", "unknown");
             return;
+        }
+        if (this.unreachable.compareAndSet(true, false)) {
+            log.info("localqueue health: the store answers again");
         }
         builder.withDetail("integrity", integrity.ok() ? "ok" : integrity.messages());
         builder.status(integrity.ok() ? "UP" : "DOWN").withDetail("queues", details);

@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -38,6 +41,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * {@code @LocalQueueDataSource}, never on the application's own; listeners, the bus and health on it; a blank user
  * or password (an unset {@code ${VAR:}}) leaves them to the URL; contradictions end the start naming the property.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PostgresqlStoreTest extends ContextRunnerTestBase {
 
     private static final Duration BOUND = Duration.ofSeconds(20);
@@ -132,7 +136,7 @@ class PostgresqlStoreTest extends ContextRunnerTestBase {
     }
 
     @Test
-    void anUnreachableServerIsDownWithItsErrorAndTheIntegrityUnknownNotTheLastCheck() {
+    void anUnreachableServerIsDownWithItsErrorAndTheIntegrityUnknownNotTheLastCheck(CapturedOutput output) {
         runner.withPropertyValues("localqueue.store=postgresql", "localqueue.postgresql.schema=" + schema,
                         "localqueue.bus.enabled=false")
                 .withUserConfiguration(Switchable.class)
@@ -150,9 +154,13 @@ class PostgresqlStoreTest extends ContextRunnerTestBase {
                     assertThat(unreachable.getDetails()).as("no integrity result kept from before the outage")
                             .containsEntry("integrity", "unknown");
                     assertThat(String.valueOf(unreachable.getDetails().get("error"))).contains("the server is gone");
+                    assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
 
                     context.getBean(SwitchableDataSource.class).reachable = true;
                     assertThat(indicator.health().getDetails()).containsEntry("integrity", "ok");
+                    assertThat(output.getOut()).as("a run of failed probes is logged once, without a stack trace")
+                            .containsOnlyOnce("the store does not answer").doesNotContain("health check failed")
+                            .containsOnlyOnce("the store answers again");
                 });
     }
 
