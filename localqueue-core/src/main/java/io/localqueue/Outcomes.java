@@ -15,8 +15,8 @@ import org.slf4j.Logger;
  * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
  * "ExceptionClass: message", after the wait of the worker's {@link RetryPolicy} or of a {@link RetryLaterException}. A
  * settlement is handed to the engine without waiting for its commit, and once its transaction committed the outcome
- * is reported (logs that deserve it, the observer, then the worker's count of jobs in hand) on the worker's
- * {@link ReportLane}, never on the thread that commits; one the database kept failing to record until the job's lease
+ * is logged when it deserves a line, then reported (the observer, then the worker's count of jobs in hand) on the
+ * worker's {@link ReportLane}, never on the thread that commits; one the database kept failing to record until the job's lease
  * ended reports {@link JobOutcome#DISCARDED}, and the job returns. A payload that cannot be decoded is reported as a
  * dead letter through the same lane.
  */
@@ -86,7 +86,7 @@ final class Outcomes<T> {
     void settledByHandler(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
         FailureReason reason = job.deadLetterReason();
         String deadLetterError = job.deadLetterError();
-        finished(job, outcome, took, error, () -> { }, () -> {
+        finished(job, outcome, took, error, () -> {
             if (reason != null) {
                 deadLettered(job.id(), reason, deadLetterError, job.attempts() + 1);
             }
@@ -95,7 +95,7 @@ final class Outcomes<T> {
 
     /** Reports a job whose result is discarded without any transition: its lease was lost. */
     void discard(Job<T> job, Duration took, @Nullable Throwable error) {
-        finished(job, JobOutcome.DISCARDED, took, error, () -> { }, () -> { });
+        finished(job, JobOutcome.DISCARDED, took, error, () -> { });
     }
 
     /**
@@ -108,9 +108,9 @@ final class Outcomes<T> {
      * @param cause what the serializer threw
      */
     void undecodable(long jobId, int attempts, String decodeError, RuntimeException cause) {
+        log.error("Job {} of queue '{}' cannot be decoded and is now a dead letter ({}): {}", jobId, queue.name(),
+                FailureReason.INVALID_PAYLOAD.value(), decodeError, cause);
         lane.report(() -> "the undecodable payload of job " + jobId, () -> {
-            log.error("Job {} of queue '{}' cannot be decoded and is now a dead letter ({}): {}", jobId, queue.name(),
-                    FailureReason.INVALID_PAYLOAD.value(), decodeError, cause);
             observer.jobUndecodable(queue.name(), jobId, attempts, decodeError);
             deadLettered(jobId, FailureReason.INVALID_PAYLOAD, decodeError, attempts);
         });
@@ -135,7 +135,7 @@ final class Outcomes<T> {
             log.warn("Job {} in queue '{}' was interrupted by the worker stopping and could not be handed back; it "
                     + "will be delivered again after its lease", job.id(), queue.name(), failure);
         }
-        finished(job, outcome, took, error, () -> { }, () -> { });
+        finished(job, outcome, took, error, () -> { });
     }
 
     /** Tells the observer of a lease the worker's claims took back. */
@@ -152,8 +152,8 @@ final class Outcomes<T> {
                         @Nullable JobOutcome settled, @Nullable RuntimeException failure, Duration took,
                         @Nullable Throwable error) {
         JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
-        Runnable logLine = () -> log(job, kind, lastError, delayMillis, outcome, failure, error);
-        finished(job, outcome, took, error, logLine, () -> {
+        log(job, kind, lastError, delayMillis, outcome, failure, error); // at once: a slow observer must not delay it
+        finished(job, outcome, took, error, () -> {
             if (outcome == JobOutcome.DEAD_LETTERED) {
                 deadLettered(job.id(), kind == Settlement.Kind.DEAD_LETTER ? FailureReason.PERMANENT_HANDLER_ERROR
                         : FailureReason.RETRIES_EXHAUSTED, lastError, job.attempts() + 1);
@@ -187,15 +187,13 @@ final class Outcomes<T> {
     }
 
     /**
-     * Reports the job on the lane: {@code before} (the outcome's log line), the observer's {@code jobFinished}, then
-     * {@code after} (a dead letter's report); only then is the job counted out of the worker's hands, so that one
-     * whose outcome was not told yet still counts as active.
+     * Reports the job on the lane: the observer's {@code jobFinished}, then {@code after} (a dead letter's report);
+     * only then is the job counted out of the worker's hands, so that one whose outcome was not told yet still counts
+     * as active.
      */
-    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error, Runnable before,
-                          Runnable after) {
+    private void finished(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error, Runnable after) {
         lane.report(() -> "the outcome of job " + job.id(), () -> {
             try {
-                before.run();
                 try {
                     observer.jobFinished(job, outcome, took, error);
                 } finally {

@@ -350,19 +350,20 @@ final class SubscriptionConsumer {
                         @Nullable FailureReason reason, @Nullable String category, long delayMillis) {
         try {
             engine.settleLater(kind, row.id(), row.receipt(), lastError, reason, category, delayMillis,
-                    row.leaseUntil(), (outcome, failure) -> lane.report(() -> "the outcome of delivery " + row.id(),
-                            () -> settled(row, ran, outcome, failure, lastError, reason, category, delayMillis)));
+                    row.leaseUntil(), (outcome, failure) -> {
+                        report(row, outcome, failure, lastError, reason, category, delayMillis);
+                        lane.report(() -> "the outcome of delivery " + row.id(),
+                                () -> settled(row, ran, outcome, lastError, reason));
+                    });
         } catch (QueueClosedException closed) {
             log.warn("Delivery {} in '{}' could not be settled because the bus closed; it will be delivered again",
                     row.id(), queue);
         }
     }
 
-    /** Logs a settled delivery's outcome, and tells the observer of it and of a dead letter; on the report lane. */
-    private void settled(ClaimedRow row, Ran ran, @Nullable JobOutcome outcome, @Nullable RuntimeException failure,
-                         @Nullable String lastError, @Nullable FailureReason reason, @Nullable String category,
-                         long delayMillis) {
-        report(row, outcome, failure, lastError, reason, category, delayMillis);
+    /** Tells the observer of a settled delivery's outcome and of a dead letter; on the report lane. */
+    private void settled(ClaimedRow row, Ran ran, @Nullable JobOutcome outcome, @Nullable String lastError,
+                         @Nullable FailureReason reason) {
         if (outcome != null) {
             tell(ran, outcome);
         }

@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
- * Runs one consumer's reports (its outcome logs, its observers, and through them metrics and dead-letter alerts)
- * one at a time and in order, on a thread of its own, named {@code localqueue-report-<consumer>}: neither the
+ * Runs one consumer's reports (its observers, and through them metrics and dead-letter alerts) one at a time and in
+ * order, on a thread of its own, named {@code localqueue-report-<consumer>}: neither the
  * database's committer, which records the settlements of every consumer on the database, nor the consumer's handlers
  * wait for a slow observer, which delays only the reports after it. The thread starts with the first report and ends
  * after {@value #IDLE_SECONDS} s without one. The first report slower than {@value #SLOW_MILLIS} ms is logged, once,

@@ -165,7 +165,9 @@ public final class Wakeups implements AutoCloseable {
                     if (closed) {
                         return;
                     }
-                    log.warn("Watching {} for changes failed; retrying", name, failure);
+                    // A lost connection to a server that went away is expected; its stack trace says nothing more.
+                    log.warn("Watching {} for changes failed; retrying: {}", name, failure.getMessage());
+                    log.debug("Watching {} for changes failed", name, failure);
                     signalAll();
                     LockSupport.parkNanos(RETRY_PAUSE_NANOS);
                 }

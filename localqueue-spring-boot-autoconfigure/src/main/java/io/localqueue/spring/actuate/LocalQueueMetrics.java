@@ -96,6 +96,11 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
                                         @Nullable String lastError, int attempts) {
                 LocalQueueMetrics.this.jobDeadLettered(queueName, jobId, reason, lastError, attempts);
             }
+
+            @Override
+            public String toString() {
+                return "localqueue metrics of listener " + listenerId;
+            }
         };
     }
 
