@@ -1,5 +1,6 @@
 package io.localqueue;
 
+import io.localqueue.internal.consumer.ClaimSource;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import java.util.ArrayList;
@@ -38,6 +39,33 @@ record Batches<T>(BatchJobHandler<T> handler, int size, long waitNanos) {
             batch.addAll(more);
         }
         return batch;
+    }
+
+    /**
+     * Returns the source of a batch worker's threads: each takes one batch of one claim at a time, so nothing is
+     * claimed ahead and nothing waits to be handed back.
+     */
+    ClaimSource<List<ClaimedRow>> source(QueueEngine engine, long pollNanos, BooleanSupplier stopping) {
+        return new ClaimSource<>() {
+            @Override
+            public @Nullable List<ClaimedRow> next() {
+                List<ClaimedRow> rows = claim(engine, pollNanos, stopping);
+                return rows.isEmpty() ? null : rows;
+            }
+
+            @Override
+            public boolean lastClaimFailed() {
+                return false;
+            }
+
+            @Override
+            public void releaseAll() {
+            }
+
+            @Override
+            public void wake() {
+            }
+        };
     }
 
     /**

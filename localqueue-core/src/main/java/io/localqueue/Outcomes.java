@@ -1,20 +1,18 @@
 package io.localqueue;
 
-import io.localqueue.internal.engine.Errors;
+import io.localqueue.internal.consumer.FailurePolicy;
+import io.localqueue.internal.consumer.ReportLane;
 import io.localqueue.internal.engine.QueueEngine;
-import io.localqueue.internal.engine.ReportLane;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Settlement;
 import java.time.Duration;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
- * Turns a worker's handler results into outcomes: a return acknowledges, a permanent error dead-letters
- * ({@link FailureReason#PERMANENT_HANDLER_ERROR}), any other exception retries with {@code lastError}
- * "ExceptionClass: message", after the wait of the worker's {@link RetryPolicy} or of a {@link RetryLaterException}. A
- * settlement is handed to the engine without waiting for its commit, and once its transaction committed the outcome
+ * Records a worker's handler results by the consumers' one {@link FailurePolicy} (a return acknowledges, a permanent
+ * error dead-letters, any other exception retries with {@code lastError} "ExceptionClass: message", after the wait of
+ * the worker's {@link RetryPolicy} or of a {@link RetryLaterException}) and reports them. A settlement is handed to the engine without waiting for its commit, and once its transaction committed the outcome
  * is logged when it deserves a line, then reported (the observer, then the worker's count of jobs in hand) on the
  * worker's {@link ReportLane}, never on the thread that commits; one the database kept failing to record until the job's lease
  * ended reports {@link JobOutcome#DISCARDED}, and the job returns. A payload that cannot be decoded is reported as a
@@ -25,8 +23,7 @@ final class Outcomes<T> {
     private final Logger log;
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
-    private final List<Class<? extends Throwable>> permanentErrors;
-    private final @Nullable RetryPolicy retry;
+    private final FailurePolicy policy;
     private final WorkerObserver observer;
     private final Runnable jobFinished;
     private final ReportLane lane;
@@ -35,20 +32,18 @@ final class Outcomes<T> {
      * Creates the outcome rules of a worker.
      *
      * @param queue the worker's queue
-     * @param permanentErrors exceptions that dead-letter a job at once
-     * @param retry the waits before retries, or null for none
+     * @param policy how a handler's result becomes a settlement
      * @param observer told about every outcome, on {@code lane}
      * @param jobFinished called once per job once its outcome was reported
      * @param lane where the outcomes are reported
      * @param log the worker's logger, so that one category holds everything a worker reports
      */
-    Outcomes(SimpleQueue<T> queue, List<Class<? extends Throwable>> permanentErrors, @Nullable RetryPolicy retry,
-             WorkerObserver observer, Runnable jobFinished, ReportLane lane, Logger log) {
+    Outcomes(SimpleQueue<T> queue, FailurePolicy policy, WorkerObserver observer, Runnable jobFinished,
+             ReportLane lane, Logger log) {
         this.log = log;
         this.queue = queue;
         this.engine = queue.engine();
-        this.permanentErrors = List.copyOf(permanentErrors);
-        this.retry = retry;
+        this.policy = policy;
         this.observer = observer;
         this.jobFinished = jobFinished;
         this.lane = lane;
@@ -56,29 +51,13 @@ final class Outcomes<T> {
 
     /** Acknowledges, retries or dead-letters the job by its handler's result, without waiting for the commit. */
     void settle(Job<T> job, @Nullable Throwable error, Duration took) {
-        Settlement.Kind kind = Settlement.Kind.ACK;
-        String lastError = null;
-        FailureReason reason = null;
-        long delayMillis = 0;
-        if (error != null) {
-            lastError = Errors.describe(error);
-            if (isPermanent(error)) {
-                kind = Settlement.Kind.DEAD_LETTER;
-                reason = FailureReason.PERMANENT_HANDLER_ERROR;
-            } else {
-                kind = Settlement.Kind.RETRY;
-                reason = FailureReason.RETRIES_EXHAUSTED;
-                delayMillis = retryDelayMillis(job, error);
-            }
-        }
-        Settlement.Kind settled = kind;
-        String described = lastError;
-        long waits = delayMillis;
+        FailurePolicy.Verdict verdict = policy.judge(error, job.attempts() + 1);
         try {
-            engine.settleLater(kind, job.id(), job.receipt(), lastError, reason, delayMillis,
-                    job.leaseExpiresAt().toEpochMilli(), (outcome, failure) -> report(job, settled, described, waits, outcome, failure, took, error));
+            engine.settleLater(verdict.kind(), job.id(), job.receipt(), verdict.lastError(), verdict.reason(),
+                    verdict.category(), verdict.delayMillis(), job.leaseExpiresAt().toEpochMilli(),
+                    (outcome, failure) -> report(job, verdict, outcome, failure, took, error));
         } catch (QueueClosedException closed) {
-            report(job, kind, lastError, delayMillis, null, closed, took, error);
+            report(job, verdict, null, closed, took, error);
         }
     }
 
@@ -148,21 +127,20 @@ final class Outcomes<T> {
         });
     }
 
-    private void report(Job<T> job, Settlement.Kind kind, @Nullable String lastError, long delayMillis,
-                        @Nullable JobOutcome settled, @Nullable RuntimeException failure, Duration took,
-                        @Nullable Throwable error) {
+    private void report(Job<T> job, FailurePolicy.Verdict verdict, @Nullable JobOutcome settled,
+                        @Nullable RuntimeException failure, Duration took, @Nullable Throwable error) {
         JobOutcome outcome = settled == null ? JobOutcome.DISCARDED : settled;
-        log(job, kind, lastError, delayMillis, outcome, failure, error); // at once: a slow observer must not delay it
+        log(job, verdict, outcome, failure, error); // at once: a slow observer must not delay it
         finished(job, outcome, took, error, () -> {
-            if (outcome == JobOutcome.DEAD_LETTERED) {
-                deadLettered(job.id(), kind == Settlement.Kind.DEAD_LETTER ? FailureReason.PERMANENT_HANDLER_ERROR
-                        : FailureReason.RETRIES_EXHAUSTED, lastError, job.attempts() + 1);
+            FailureReason reason = verdict.reason();
+            if (outcome == JobOutcome.DEAD_LETTERED && reason != null) {
+                deadLettered(job.id(), reason, verdict.lastError(), job.attempts() + 1);
             }
         });
     }
 
-    private void log(Job<T> job, Settlement.Kind kind, @Nullable String lastError, long delayMillis,
-                     JobOutcome outcome, @Nullable RuntimeException failure, @Nullable Throwable error) {
+    private void log(Job<T> job, FailurePolicy.Verdict verdict, JobOutcome outcome,
+                     @Nullable RuntimeException failure, @Nullable Throwable error) {
         String queueName = queue.name();
         if (failure != null) {
             // the database's settlements logged the failure, with this job among others
@@ -170,8 +148,12 @@ final class Outcomes<T> {
                     + "lease", job.id(), queueName, failure);
         } else if (outcome == JobOutcome.RETRIED) {
             log.warn("Job {} in queue '{}' failed on delivery {}; it will be retried in {} ms: {}", job.id(),
-                    queueName, job.attempts() + 1, delayMillis, lastError);
-        } else if (outcome == JobOutcome.DEAD_LETTERED && kind == Settlement.Kind.DEAD_LETTER) {
+                    queueName, job.attempts() + 1, verdict.delayMillis(), verdict.lastError());
+        } else if (outcome == JobOutcome.DEAD_LETTERED && verdict.reason() == FailureReason.REJECTED) {
+            log.warn("Job {} in queue '{}' was rejected by its handler and is now a dead letter{}: {}", job.id(),
+                    queueName, verdict.category() == null ? "" : " (" + verdict.category() + ")",
+                    verdict.lastError());
+        } else if (outcome == JobOutcome.DEAD_LETTERED && verdict.kind() == Settlement.Kind.DEAD_LETTER) {
             log.error("Job {} in queue '{}' failed permanently and is now a dead letter", job.id(), queueName, error);
         } else if (outcome == JobOutcome.DEAD_LETTERED) {
             log.error("Job {} in queue '{}' failed on its last delivery ({} of {}) and is now a dead letter",
@@ -203,22 +185,5 @@ final class Outcomes<T> {
                 jobFinished.run();
             }
         });
-    }
-
-    /** The wait a handler asked for, else the policy's after this delivery, else none. */
-    private long retryDelayMillis(Job<T> job, Throwable error) {
-        if (error instanceof RetryLaterException later) {
-            return later.delay().toMillis();
-        }
-        return retry == null ? 0 : retry.delayAfter(job.attempts() + 1).toMillis();
-    }
-
-    private boolean isPermanent(Throwable error) {
-        for (Class<? extends Throwable> type : permanentErrors) {
-            if (type.isInstance(error)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

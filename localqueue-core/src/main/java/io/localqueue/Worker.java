@@ -1,28 +1,22 @@
 package io.localqueue;
 
-import io.localqueue.internal.engine.ClaimFeed;
-import io.localqueue.internal.engine.ClaimTrouble;
-import io.localqueue.internal.engine.Heartbeats;
+import io.localqueue.internal.consumer.ClaimFeed;
+import io.localqueue.internal.consumer.ClaimSource;
+import io.localqueue.internal.consumer.ConsumerRuntime;
+import io.localqueue.internal.consumer.FailurePolicy;
+import io.localqueue.internal.consumer.Heartbeats;
 import io.localqueue.internal.engine.QueueEngine;
-import io.localqueue.internal.engine.ReportLane;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * worker.stop();
  * }</pre>
  *
- * <p>Claims and settlement live in the engine beneath, the rules that turn a handler's result into an outcome in
- * {@code Outcomes}, lease renewal in {@code Heartbeats}; this class holds the worker's lifecycle and its handler
- * threads, and most of its length is the documentation of it and of its builder.
+ * <p>Claims and settlement live in the engine beneath; threads, batched claims, heartbeats, pause and stop in the
+ * consumer runtime a bus subscription runs on too, which judges a handler's result by the same rule; this class
+ * adapts jobs to it, and most of its length is the documentation of it and of its builder.
  *
  * @param <T> the payload type
  * @since 0.1.0
@@ -61,9 +55,6 @@ public final class Worker<T> implements AutoCloseable {
 
     /** How long a stop waits, after interrupting the handlers still running, for them to hand their jobs back. */
     static final long INTERRUPT_GRACE_MS = 1_000;
-
-    /** The longest a stop or {@code runOnce()} waits for the observers to be told of the outcomes it recorded. */
-    static final Duration REPORTS_WAIT = Duration.ofSeconds(2);
 
     /** How long {@code stop()} lets running handlers finish, unless configured. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
@@ -113,39 +104,14 @@ public final class Worker<T> implements AutoCloseable {
     public static final int MAX_BATCH_SIZE = 1_000;
 
 
-    private enum State { NEW, RUNNING, STOPPING, STOPPED }
-
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
     private final @Nullable JobHandler<T> handler;
     private final @Nullable Batches<T> batches;
-    private final long pollNanos;
-    private final int concurrency;
     private final Duration shutdownTimeout;
     private final String name;
-    private final @Nullable Executor executor;
-    private final Object lifecycle = new Object();
-    private final CountDownLatch terminated = new CountDownLatch(1);
-    /** Opens when a stop begins, ending the pauses of pollers whose claims failed. */
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final CountDownLatch pollersStopped;
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger livePollers = new AtomicInteger();
-    private final Set<Thread> pollerThreads = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<@Nullable Throwable> fatal = new AtomicReference<>();
-    private final ClaimFeed feed;
-    private volatile State state = State.NEW;
-    /** While true the pollers claim nothing; running handlers go on. */
-    private volatile boolean paused;
-    private final Object pauseMonitor = new Object();
-    /** Set when a stop gave up waiting and interrupted the handlers still running. */
-    private volatile boolean abandoned;
-    private final Heartbeats heartbeats;
+    private final ConsumerRuntime<?> runtime;
     private final Outcomes<T> outcomes;
-    private final ReportLane reports;
-    private final ClaimTrouble claimTrouble;
-    private @Nullable ExecutorService ownThreads;
-    private Runnable stopObservingExpiries = () -> { };
 
     private Worker(Builder<T> builder) {
         this.queue = builder.queue;
@@ -153,22 +119,29 @@ public final class Worker<T> implements AutoCloseable {
         this.handler = builder.handler;
         this.batches = builder.batchHandler == null ? null
                 : new Batches<>(builder.batchHandler, builder.batchSize, builder.batchWait.toNanos());
-        this.pollNanos = builder.pollInterval.toNanos();
-        this.concurrency = builder.concurrency;
         this.shutdownTimeout = builder.shutdownTimeout;
         this.name = builder.name != null ? builder.name : queue.name();
-        this.executor = builder.executor;
-        this.pollersStopped = new CountDownLatch(concurrency);
-        this.reports = new ReportLane(log, "worker '" + name + "' on queue '" + queue.name() + "'",
-                "localqueue-report-" + name, builder.observer == WorkerObserver.NONE ? "the log"
-                        : "observer " + builder.observer);
-        this.outcomes = new Outcomes<>(queue, builder.permanentErrors, builder.retry, builder.observer,
-                active::decrementAndGet, reports, log);
-        this.heartbeats = new Heartbeats(builder.heartbeatInterval, threadFactory("localqueue-heartbeat-" + name + "-"),
-                log);
-        this.claimTrouble = new ClaimTrouble(log, name, queue.name());
-        this.feed = new ClaimFeed(engine, queue.name(), concurrency, pollNanos, queue.delivery().lease(),
-                builder.prefetch, this::claimsStop);
+        long pollNanos = builder.pollInterval.toNanos();
+        Batches<T> batching = batches;
+        this.runtime = batching == null
+                ? runtime(builder, stop -> new ClaimFeed(engine, queue.name(), builder.concurrency, pollNanos,
+                        queue.delivery().lease(), builder.prefetch, stop), this::handle)
+                : runtime(builder, stop -> batching.source(engine, pollNanos, stop), this::handleBatch);
+        this.outcomes = new Outcomes<>(queue, new FailurePolicy(builder.permanentErrors, builder.retry, "",
+                FailureReason.RETRIES_EXHAUSTED), builder.observer, this::jobFinished, runtime.reports(), log);
+    }
+
+    private <U> ConsumerRuntime<U> runtime(Builder<T> builder, Function<BooleanSupplier, ClaimSource<U>> source,
+                                           ConsumerRuntime.Consumption<U> consumption) {
+        return ConsumerRuntime.<U>builder(log, "worker '" + name + "'", engine)
+                .threads(builder.concurrency, builder.executor, "localqueue-worker-" + name + "-")
+                .heartbeats(builder.heartbeatInterval, "localqueue-heartbeat-" + name + "-")
+                .reports("localqueue-report-" + name, builder.observer == WorkerObserver.NONE ? "the log"
+                        : "observer " + builder.observer)
+                .source(source)
+                .consumption(consumption)
+                .leaseExpired(this::leaseExpired)
+                .build();
     }
 
     /**
@@ -229,13 +202,14 @@ public final class Worker<T> implements AutoCloseable {
      */
     public void run() {
         start();
+        Throwable failure;
         try {
-            terminated.await();
+            failure = runtime.awaitStopped();
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             stop();
+            return;
         }
-        Throwable failure = fatal.get();
         if (failure instanceof Error error) {
             throw error;
         }
@@ -247,33 +221,7 @@ public final class Worker<T> implements AutoCloseable {
      * @throws IllegalStateException when the worker was already started, or its executor refused a thread
      */
     public void start() {
-        synchronized (lifecycle) {
-            if (state != State.NEW) {
-                throw new IllegalStateException("worker for queue '" + name + "' was already started");
-            }
-            Executor threads = executor;
-            if (threads == null) {
-                ExecutorService own = Executors.newFixedThreadPool(concurrency,
-                        threadFactory("localqueue-worker-" + name + "-"));
-                ownThreads = own;
-                threads = own;
-            }
-            livePollers.set(concurrency);
-            stopObservingExpiries = engine.leaseExpiries().listen(outcomes::leaseExpired);
-            state = State.RUNNING;
-            for (int i = 0; i < concurrency; i++) {
-                try {
-                    threads.execute(this::pollLoop);
-                } catch (RejectedExecutionException refused) {
-                    state = State.STOPPING;
-                    for (int unstarted = i; unstarted < concurrency; unstarted++) {
-                        pollerLeft();
-                    }
-                    throw new IllegalStateException("the executor of worker '" + name + "' refused to run "
-                            + (concurrency - i) + " of its " + concurrency + " threads", refused);
-                }
-            }
-        }
+        runtime.start();
     }
 
     /**
@@ -290,7 +238,7 @@ public final class Worker<T> implements AutoCloseable {
                 return false;
             }
             handleBatch(rows);
-            reportEverything();
+            runtime.reportEverything();
             return true;
         }
         List<ClaimedRow> rows;
@@ -303,17 +251,8 @@ public final class Worker<T> implements AutoCloseable {
             return false;
         }
         handle(rows.get(0));
-        reportEverything();
+        runtime.reportEverything();
         return true;
-    }
-
-    /** Records every settlement handed over so far and waits, a bounded time, for their reports to be told. */
-    private void reportEverything() {
-        engine.flushSettlements();
-        if (!reports.awaitReported(REPORTS_WAIT)) {
-            log.warn("Worker '{}' on queue '{}' did not wait longer than {} ms for its observers; they are still "
-                    + "being told", name, queue.name(), REPORTS_WAIT.toMillis());
-        }
     }
 
     /**
@@ -336,52 +275,8 @@ public final class Worker<T> implements AutoCloseable {
      * @return true when every running handler finished in time
      */
     public boolean stop(Duration timeout) {
-        long timeoutNanos = Durations.timeoutNanos(timeout, "timeout");
-        synchronized (lifecycle) {
-            if (state == State.NEW) {
-                state = State.STOPPED;
-                for (int never = 0; never < concurrency; never++) {
-                    pollersStopped.countDown(); // no poller will ever run
-                }
-                shutdownThreads();
-                terminated.countDown();
-                return true;
-            }
-            if (state == State.RUNNING) {
-                state = State.STOPPING;
-            }
-        }
-        stopRequested.countDown();
-        synchronized (pauseMonitor) {
-            pauseMonitor.notifyAll();
-        }
-        engine.wakeWaiters();
-        feed.wake();
-        boolean finished;
-        try {
-            finished = pollersStopped.await(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            finished = false;
-        }
-        if (!finished) {
-            abandoned = true;
-            log.warn("Worker '{}' on queue '{}' is stopping with {} handler(s) still running after {} ms; "
-                    + "interrupting them", name, queue.name(), active.get(),
-                    TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
-            pollerThreads.forEach(Thread::interrupt);
-            try {
-                if (!pollersStopped.await(INTERRUPT_GRACE_MS, TimeUnit.MILLISECONDS)) {
-                    log.warn("Worker '{}' on queue '{}' stopped with {} handler(s) still running; their jobs stay "
-                            + "leased and will be delivered again when the leases expire", name, queue.name(),
-                            active.get());
-                }
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        wrapUp();
-        return finished;
+        Durations.timeoutNanos(timeout, "timeout");
+        return runtime.stop(timeout, Duration.ofMillis(INTERRUPT_GRACE_MS));
     }
 
     /**
@@ -400,9 +295,7 @@ public final class Worker<T> implements AutoCloseable {
      * @since 0.1.0
      */
     public void pause() {
-        paused = true;
-        engine.wakeWaiters();
-        feed.wake();
+        runtime.pause();
     }
 
     /**
@@ -411,10 +304,7 @@ public final class Worker<T> implements AutoCloseable {
      * @since 0.1.0
      */
     public void resume() {
-        synchronized (pauseMonitor) {
-            paused = false;
-            pauseMonitor.notifyAll();
-        }
+        runtime.resume();
     }
 
     /**
@@ -424,7 +314,7 @@ public final class Worker<T> implements AutoCloseable {
      * @since 0.1.0
      */
     public boolean isPaused() {
-        return paused;
+        return runtime.isPaused();
     }
 
     /**
@@ -433,7 +323,7 @@ public final class Worker<T> implements AutoCloseable {
      * @return true between {@code start()} and {@code stop()}
      */
     public boolean isRunning() {
-        return state == State.RUNNING;
+        return runtime.isRunning();
     }
 
     /**
@@ -442,7 +332,7 @@ public final class Worker<T> implements AutoCloseable {
      * @return the number of jobs in hand
      */
     public int activeJobs() {
-        return active.get();
+        return runtime.active();
     }
 
     /**
@@ -454,95 +344,12 @@ public final class Worker<T> implements AutoCloseable {
         return queue;
     }
 
-    private void pollLoop() {
-        Thread current = Thread.currentThread();
-        pollerThreads.add(current);
-        try {
-            while (state == State.RUNNING) {
-                if (paused) {
-                    awaitResume();
-                    continue;
-                }
-                ClaimedRow row = null;
-                List<ClaimedRow> batch = null;
-                try {
-                    if (batches != null) {
-                        batch = batches.claim(engine, pollNanos, this::claimsStop);
-                    } else {
-                        row = feed.next();
-                    }
-                } catch (QueueClosedException closed) {
-                    log.info("Queue '{}' was closed; worker '{}' stops", queue.name(), name);
-                    return;
-                } catch (LocalQueueException | IllegalStateException failure) {
-                    pause(claimTrouble.failed(failure));
-                    continue;
-                }
-                if (row != null || batch != null || batches != null || !feed.lastClaimFailed()) {
-                    claimTrouble.succeeded();
-                }
-                if (batch != null) {
-                    handleBatch(batch);
-                } else if (row != null) {
-                    handle(row);
-                }
-            }
-        } catch (Error error) {
-            fatal.compareAndSet(null, error);
-            log.error("Worker '{}' on queue '{}' stops after a fatal error", name, queue.name(), error);
-            synchronized (lifecycle) {
-                if (state == State.RUNNING) {
-                    state = State.STOPPING;
-                }
-            }
-            engine.wakeWaiters();
-        } finally {
-            pollerThreads.remove(current);
-            Thread.interrupted();
-            pollerLeft();
-        }
+    private void jobFinished() {
+        runtime.done(1);
     }
 
-    /** Whether claims should give up now: the worker is stopping or paused. */
-    private boolean claimsStop() {
-        return state != State.RUNNING || paused;
-    }
-
-    /** Hands back what this worker holds unstarted, then waits until resumed or stopping. */
-    private void awaitResume() {
-        feed.releaseAll();
-        synchronized (pauseMonitor) {
-            while (paused && state == State.RUNNING) {
-                try {
-                    pauseMonitor.wait();
-                } catch (InterruptedException interrupted) {
-                    // only a stop interrupts pollers, and it changes the state first, which ends this wait
-                    continue;
-                }
-            }
-        }
-    }
-
-    /** One poller has left; the last one, leaving on its own (queue closed, fatal error), ends the worker. */
-    private void pollerLeft() {
-        pollersStopped.countDown();
-        if (livePollers.decrementAndGet() == 0) {
-            wrapUp();
-        }
-    }
-
-    /** Records every outcome still pending, hands jobs in hand back and marks the worker stopped. */
-    private void wrapUp() {
-        synchronized (lifecycle) {
-            if (state != State.STOPPED) {
-                reportEverything();
-                feed.releaseAll();
-                stopObservingExpiries.run();
-                state = State.STOPPED;
-                shutdownThreads();
-                terminated.countDown();
-            }
-        }
+    private void leaseExpired(ExpiredLease lease) {
+        outcomes.leaseExpired(lease);
     }
 
     private void handle(ClaimedRow row) {
@@ -554,8 +361,9 @@ public final class Worker<T> implements AutoCloseable {
 
     /** Runs the handler, then hands its outcome to the engine, which reports it once committed. */
     private void process(Job<T> job) {
-        active.incrementAndGet();
-        Heartbeats.Beat beat = heartbeats.start(() -> queue.extendLease(job, queue.delivery().lease()), job.id(), queue.name());
+        runtime.took(1);
+        Heartbeats.Beat beat = runtime.heartbeats().start(() -> queue.extendLease(job, queue.delivery().lease()),
+                job.id(), queue.name());
         long start = System.nanoTime();
         Throwable error = null;
         boolean leaseLost;
@@ -567,7 +375,7 @@ public final class Worker<T> implements AutoCloseable {
             leaseLost = beat.stop();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        feed.handled(took);
+        runtime.source().handled(took);
         settle(job, error, leaseLost, took);
         if (error instanceof VirtualMachineError vmError) {
             throw vmError;
@@ -591,10 +399,11 @@ public final class Worker<T> implements AutoCloseable {
     /** Runs the batch handler, then settles each job by its share of the result. */
     private void processBatch(List<Job<T>> jobs) {
         Batches<T> batch = Objects.requireNonNull(batches);
-        active.addAndGet(jobs.size());
+        runtime.took(jobs.size());
         List<Heartbeats.Beat> beats = new ArrayList<>(jobs.size());
         for (Job<T> job : jobs) {
-            beats.add(heartbeats.start(() -> queue.extendLease(job, queue.delivery().lease()), job.id(), queue.name()));
+            beats.add(runtime.heartbeats().start(() -> queue.extendLease(job, queue.delivery().lease()), job.id(),
+                    queue.name()));
         }
         long start = System.nanoTime();
         Throwable error = null;
@@ -630,37 +439,11 @@ public final class Worker<T> implements AutoCloseable {
             log.warn("Lease of job {} in queue '{}' was lost while its handler ran; its result is discarded",
                     job.id(), queue.name());
             outcomes.discard(job, took, error);
-        } else if (error != null && abandoned) {
+        } else if (error != null && runtime.abandoned()) {
             outcomes.release(job, took, error);
         } else {
             outcomes.settle(job, error, took);
         }
-    }
-
-    /** Stops the heartbeats and the threads this worker made itself; an executor it was given stays as it is. */
-    private void shutdownThreads() {
-        heartbeats.shutdown();
-        ExecutorService own = ownThreads;
-        if (own != null) {
-            own.shutdown();
-        }
-    }
-
-    private void pause(long millis) {
-        try {
-            stopRequested.await(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static ThreadFactory threadFactory(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /**

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.localqueue.internal.engine.ClaimTrouble;
+import io.localqueue.internal.consumer.ClaimTrouble;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,7 +44,7 @@ class ClaimTroubleTest extends QueueTestBase {
 
     @Test
     void pausesDoubleUpToTheirMaximum() {
-        ClaimTrouble trouble = new ClaimTrouble(logger, "w", "q", now::get);
+        ClaimTrouble trouble = new ClaimTrouble(logger, "Worker 'w'", "q", now::get);
         List<Long> pauses = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             pauses.add(trouble.failed(new LocalQueueException("reading failed: [SQLITE_CORRUPT] boom")));
@@ -58,7 +58,7 @@ class ClaimTroubleTest extends QueueTestBase {
 
     @Test
     void aRunOfFailuresIsLoggedOnceThenOncePerIntervalWithACountAndTheRecoveryOnce() {
-        ClaimTrouble trouble = new ClaimTrouble(logger, "w", "q", now::get);
+        ClaimTrouble trouble = new ClaimTrouble(logger, "Worker 'w'", "q", now::get);
         for (int second = 0; second < 150; second++) {
             for (int i = 0; i < 40; i++) {
                 trouble.failed(new LocalQueueException("reading failed: [SQLITE_CORRUPT] database disk image is "

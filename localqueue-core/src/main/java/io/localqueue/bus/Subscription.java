@@ -37,6 +37,7 @@ public final class Subscription {
     /** Handlers by exact type; read on every delivery without a lock, written only before consuming starts. */
     private final Map<String, EventHandler<Object>> exact = new ConcurrentHashMap<>();
     private volatile @Nullable EventHandler<Object> wildcard;
+    private volatile boolean paused;
 
     Subscription(EventBus bus, String name, int concurrency) {
         this.bus = bus;
@@ -140,6 +141,44 @@ public final class Subscription {
      */
     public boolean consuming() {
         return bus.consumerOf(name) != null;
+    }
+
+    /**
+     * Stops this process's consumer of the subscription from claiming until {@link #resume()}, without waiting: running
+     * handlers finish and settle as usual, and deliveries claimed but not started go back without being counted. The
+     * pause is local, holds across a stop and start of the bus, and applies to a consumer not started yet.
+     *
+     * @since 0.1.0
+     */
+    public void pause() {
+        paused = true;
+        SubscriptionConsumer consumer = bus.consumerOf(name);
+        if (consumer != null) {
+            consumer.pause();
+        }
+    }
+
+    /**
+     * Lets this process's consumer of the subscription claim again; does nothing when it is not paused.
+     *
+     * @since 0.1.0
+     */
+    public void resume() {
+        paused = false;
+        SubscriptionConsumer consumer = bus.consumerOf(name);
+        if (consumer != null) {
+            consumer.resume();
+        }
+    }
+
+    /**
+     * Tells whether this process's consumer of the subscription is paused; a paused subscription still consumes.
+     *
+     * @return true between {@link #pause()} and {@link #resume()}
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return paused;
     }
 
     /**

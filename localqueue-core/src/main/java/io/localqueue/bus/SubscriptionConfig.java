@@ -2,7 +2,7 @@ package io.localqueue.bus;
 
 import io.localqueue.RetryPolicy;
 import io.localqueue.Worker;
-import io.localqueue.internal.engine.ClaimFeed;
+import io.localqueue.internal.consumer.ClaimFeed;
 import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.util.ArrayList;

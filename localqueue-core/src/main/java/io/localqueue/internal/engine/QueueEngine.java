@@ -108,6 +108,15 @@ public final class QueueEngine {
     }
 
     /**
+     * Returns the name of the queue, as its rows carry it.
+     *
+     * @return the queue's name
+     */
+    public String queueName() {
+        return queue;
+    }
+
+    /**
      * Returns the time on this queue's clock.
      *
      * @return epoch milliseconds

@@ -1,4 +1,4 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.consumer;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,4 +1,4 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.consumer;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -8,7 +8,7 @@ import org.slf4j.Logger;
  * What a worker's pollers do when claiming keeps failing (a damaged file, a full disk, a vanished directory): pause
  * for longer after each failure in a row, up to {@value #MAX_PAUSE_MS} ms, and log the first failure with its stack
  * trace, then at most one line per {@value #REPORT_INTERVAL_MS} ms with the count and the last error, and one line
- * when claims work again. Shared by all pollers of one worker.
+ * when claims work again. Shared by all threads of one consumer.
  */
 public final class ClaimTrouble {
 
@@ -20,7 +20,7 @@ public final class ClaimTrouble {
     public static final long REPORT_INTERVAL_MS = 60_000;
 
     private final Logger log;
-    private final String worker;
+    private final String consumer;
     private final String queue;
     private final LongSupplier nanoTime;
     private volatile int inARow;
@@ -31,24 +31,24 @@ public final class ClaimTrouble {
      * Creates the record of one consumer's failing claims.
      *
      * @param log where the failures are reported
-     * @param worker the consumer's name, for the report
+     * @param consumer the consumer, as a sentence names it: {@code Worker 'emails'}
      * @param queue the queue it claims from, for the report
      */
-    public ClaimTrouble(Logger log, String worker, String queue) {
-        this(log, worker, queue, System::nanoTime);
+    public ClaimTrouble(Logger log, String consumer, String queue) {
+        this(log, consumer, queue, System::nanoTime);
     }
 
     /**
      * Creates the record with a clock of its own, for tests.
      *
      * @param log where the failures are reported
-     * @param worker the consumer's name
+     * @param consumer the consumer, as a sentence names it
      * @param queue the queue's name
      * @param nanoTime the monotonic clock that spaces the reports
      */
-    public ClaimTrouble(Logger log, String worker, String queue, LongSupplier nanoTime) {
+    public ClaimTrouble(Logger log, String consumer, String queue, LongSupplier nanoTime) {
         this.log = log;
-        this.worker = worker;
+        this.consumer = consumer;
         this.queue = queue;
         this.nanoTime = nanoTime;
     }
@@ -65,13 +65,13 @@ public final class ClaimTrouble {
         long pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS << Math.min(inARow - 1, 16));
         long now = nanoTime.getAsLong();
         if (inARow == 1) {
-            log.warn("Worker '{}' failed to claim from queue '{}'; trying again in {} ms: {}", worker, queue, pause,
+            log.warn("{} failed to claim from queue '{}'; trying again in {} ms: {}", consumer, queue, pause,
                     failure.getMessage(), failure);
             reportedAt = now;
             sinceReport = 0;
         } else if (now - reportedAt >= TimeUnit.MILLISECONDS.toNanos(REPORT_INTERVAL_MS)) {
-            log.warn("Worker '{}' still fails to claim from queue '{}': {} failures in a row, {} since the last "
-                    + "report; trying again in {} ms; the last: {}", worker, queue, inARow, sinceReport, pause,
+            log.warn("{} still fails to claim from queue '{}': {} failures in a row, {} since the last "
+                    + "report; trying again in {} ms; the last: {}", consumer, queue, inARow, sinceReport, pause,
                     failure.getMessage());
             reportedAt = now;
             sinceReport = 0;
@@ -86,7 +86,7 @@ public final class ClaimTrouble {
         }
         synchronized (this) {
             if (inARow > 0) {
-                log.info("Worker '{}' claims from queue '{}' again after {} failed claim(s)", worker, queue, inARow);
+                log.info("{} claims from queue '{}' again after {} failed claim(s)", consumer, queue, inARow);
                 inARow = 0;
                 sinceReport = 0;
             }

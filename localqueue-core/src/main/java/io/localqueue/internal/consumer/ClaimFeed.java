@@ -1,7 +1,8 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.consumer;
 
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.store.ClaimedRow;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * hand is empty. A job that waited in hand long enough to spend half its lease is renewed before it runs; jobs still
  * in hand when the worker stops go back to the queue uncounted.
  */
-public final class ClaimFeed {
+public final class ClaimFeed implements ClaimSource<ClaimedRow> {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimFeed.class);
 
@@ -89,6 +90,7 @@ public final class ClaimFeed {
      *
      * @return a leased row, or null when nothing arrived within the poll interval or the worker is stopping
      */
+    @Override
     public @Nullable ClaimedRow next() {
         while (true) {
             Take take = take();
@@ -130,6 +132,7 @@ public final class ClaimFeed {
      *
      * @return true when the last claim threw
      */
+    @Override
     public boolean lastClaimFailed() {
         return lastClaimFailed;
     }
@@ -139,6 +142,7 @@ public final class ClaimFeed {
      *
      * @param handlerTime the handler's run time
      */
+    @Override
     public void handled(Duration handlerTime) {
         double sample = handlerTime.toNanos();
         double mean = meanHandlerNanos;
@@ -146,6 +150,7 @@ public final class ClaimFeed {
     }
 
     /** Wakes threads waiting for a batch, so they notice the worker stopping. */
+    @Override
     public void wake() {
         lock.lock();
         try {
@@ -156,6 +161,7 @@ public final class ClaimFeed {
     }
 
     /** Hands every job still in hand back to the queue, uncounted. */
+    @Override
     public void releaseAll() {
         List<ClaimedRow> left;
         lock.lock();

@@ -1,4 +1,4 @@
-package io.localqueue.internal.engine;
+package io.localqueue.internal.consumer;
 
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueException;
