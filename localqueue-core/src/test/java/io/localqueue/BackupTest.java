@@ -21,9 +21,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link SimpleQueue#backup}: a verified, self-contained copy of the whole file in a new directory. */
+@Tag(TestDatabases.FILE_ONLY)
 class BackupTest extends QueueTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * What can lie where {@code localqueue.db} should be, or become of its directory: each is refused with an error
  * naming the file and the problem, and nothing of it is changed; what is a database after all works.
  */
+@Tag(TestDatabases.FILE_ONLY)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class FileCatalogueTest extends QueueTestBase {
 

@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link SimpleQueue#checkIntegrity}: SQLite's integrity or quick check plus the foreign-key check, as a result. */
+@Tag(TestDatabases.FILE_ONLY)
 class IntegrityCheckTest extends QueueTestBase {
 
     // ---- healthy file --------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * Jobs put through the application's own connection to the queue's file commit and roll back with the
  * application's rows, under the queue's deduplication and pending-job limit.
  */
+@Tag(TestDatabases.FILE_ONLY)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PutWithinTest extends QueueTestBase {
 

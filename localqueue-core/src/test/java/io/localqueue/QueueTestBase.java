@@ -5,12 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Base of tests that open queues with a {@link TestClock}, closed after each test, on the database of a temporary
  * directory: its SQLite file, or the store under test's ({@link TestDatabases}).
  */
+@Tag(TestDatabases.CONTRACT)
 public abstract class QueueTestBase {
 
     @TempDir

@@ -9,12 +9,18 @@ import java.util.ServiceLoader;
 /**
  * Opens a test's database on the store under test: the SQLite file in the test's directory, or, when the system
  * property {@value #PROPERTY} names another {@link TestStore}, that store's database for the directory. Tests that
- * check what only a file has carry the tag {@value #FILE_ONLY}, which a run on another store excludes.
+ * must hold on every store carry the tag {@value #CONTRACT}, which a run on another store selects: the bases
+ * {@link QueueTestBase} and {@code BusTestBase} carry it, so every test of the API through a database runs on both
+ * unless it says otherwise. Tests that check what only a file has carry the tag {@value #FILE_ONLY}, which a run on
+ * another store excludes.
  */
 public final class TestDatabases {
 
     /** The system property naming the store under test; unset means SQLite. */
     public static final String PROPERTY = "localqueue.test.store";
+
+    /** The tag of tests that must hold on every store, which another store's run selects. */
+    public static final String CONTRACT = "contract";
 
     /** The tag of tests that only a SQLite file can pass: raw SQL on the file, its path, its copy. */
     public static final String FILE_ONLY = "file-only";

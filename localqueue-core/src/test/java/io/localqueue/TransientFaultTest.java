@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * left behind. Real faults where the machine allows them (a size-limited tmpfs and {@code chattr +i} need root),
  * and errors injected at the driver boundary everywhere.
  */
+@Tag(TestDatabases.FILE_ONLY)
 class TransientFaultTest extends QueueTestBase {
 
     private final List<String[]> cleanups = new ArrayList<>();

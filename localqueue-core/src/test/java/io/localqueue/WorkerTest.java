@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.localqueue.bus.RejectException;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -715,6 +716,25 @@ class WorkerTest extends QueueTestBase {
         assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class);
         clock.advance(Duration.ofMinutes(1));
         assertThat(queue.getNowait().attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aHandlersRejectionDeadLettersTheJobAtOnceWithItsCategoryAsOnTheBus() {
+        SimpleQueue<Object> queue = clockedQueue(new DeliveryPolicy(Duration.ofSeconds(30), 2));
+        long id = queue.put("refused");
+        Worker<Object> worker = track(Worker.builder(queue, job -> {
+            throw new RejectException("the address is on the suppression list", "suppressed");
+        }).retry(RetryPolicy.fixed(3, Duration.ofSeconds(1))).observer(observer).build());
+        worker.start();
+        await().atMost(BOUND).until(() -> observer.dead.size() == 1);
+        worker.stop();
+
+        assertThat(observer.dead).containsExactly(new Dead(id, FailureReason.REJECTED,
+                "the address is on the suppression list", 1));
+        FailedMessage<Object> failed = queue.listFailed().get(0);
+        assertThat(failed.reason()).isEqualTo(FailureReason.REJECTED);
+        assertThat(failed.failureCategory()).isEqualTo("suppressed");
+        assertThat(failed.attempts()).as("no retry was spent on it").isEqualTo(1);
     }
 
     @Test

@@ -8,12 +8,14 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Base of bus tests: the database of a temporary directory on the store under test ({@link TestDatabases}), and the
  * buses a test opens on it, closed after it.
  */
+@Tag(TestDatabases.CONTRACT)
 abstract class BusTestBase {
 
     @TempDir

@@ -6,6 +6,7 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueTestBase;
+import io.localqueue.TestDatabases;
 import io.localqueue.SimpleQueue;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,12 +14,14 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Files written by earlier versions of this library carry a fourth index, {@code idx_messages_claim}; opening one
  * drops it, keeps every job, and claims from the reference index in the same order.
  */
+@Tag(TestDatabases.FILE_ONLY)
 class ClaimIndexDropTest extends QueueTestBase {
 
     @Test

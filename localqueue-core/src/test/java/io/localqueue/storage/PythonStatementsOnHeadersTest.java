@@ -6,6 +6,7 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueTestBase;
+import io.localqueue.TestDatabases;
 import io.localqueue.SimpleQueue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * have them), none of which knows {@code message_headers}: the Python side sees the jobs as it wrote them itself, and
  * its purge takes their headers along.
  */
+@Tag(TestDatabases.FILE_ONLY)
 class PythonStatementsOnHeadersTest extends QueueTestBase {
 
     private static final String QUEUE = "emails";

@@ -42,6 +42,7 @@ import io.localqueue.LeaseExpiredException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueStats;
 import io.localqueue.QueueTestBase;
+import io.localqueue.TestDatabases;
 import io.localqueue.SimpleQueue;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -56,12 +57,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A file written by the Python library 1.4 (see {@link PythonDatabase}) opened and worked by this library with its
  * clock at the moment the fixture describes.
  */
+@Tag(TestDatabases.FILE_ONLY)
 class PythonWrittenDatabaseTest extends QueueTestBase {
 
     private final Map<String, SimpleQueue<Object>> queues = new HashMap<>();

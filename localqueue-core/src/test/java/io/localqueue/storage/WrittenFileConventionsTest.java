@@ -7,6 +7,7 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueTestBase;
+import io.localqueue.TestDatabases;
 import io.localqueue.SimpleQueue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A file this library writes follows the conventions of the Python library's files, column by column. */
+@Tag(TestDatabases.FILE_ONLY)
 class WrittenFileConventionsTest extends QueueTestBase {
 
     /** A clock reading with milliseconds, so that a timestamp in seconds or microseconds would show. */
