@@ -1,6 +1,8 @@
 package io.localqueue.internal.store;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,6 +52,23 @@ public record Delivered(List<Long> ids, List<Boolean> inserted, @Nullable String
      */
     public static Delivered full(String queue, boolean impossible) {
         return new Delivered(List.of(), List.of(), null, queue, impossible);
+    }
+
+    /**
+     * Returns the headers each store writes after a fan-out: those of the deliveries whose rows are new; a row that
+     * stood for a delivery keeps its own, and a delivery without headers writes none.
+     *
+     * @param deliveries the fan-out's deliveries, in the order of {@link #ids()}
+     * @return each new row's id with its headers, in input order
+     */
+    public Map<Long, Map<String, String>> newRowHeaders(List<Delivery> deliveries) {
+        Map<Long, Map<String, String>> headers = new LinkedHashMap<>();
+        for (int i = 0; i < deliveries.size(); i++) {
+            if (inserted.get(i) && !deliveries.get(i).headers().isEmpty()) {
+                headers.put(ids.get(i), deliveries.get(i).headers());
+            }
+        }
+        return headers;
     }
 
     /**

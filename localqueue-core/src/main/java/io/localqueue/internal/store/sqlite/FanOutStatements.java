@@ -5,7 +5,6 @@ import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.DeliveryMatch;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,15 +95,8 @@ final class FanOutStatements {
     /** Stores the headers of the new rows of a fan-out; a row that stood for a delivery keeps its own. */
     private static void insertHeaders(Session session, List<Delivery> deliveries, Delivered delivered)
             throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        List<Map<String, String>> headers = new ArrayList<>();
-        for (int i = 0; i < deliveries.size(); i++) {
-            if (delivered.inserted().get(i) && !deliveries.get(i).headers().isEmpty()) {
-                ids.add(delivered.ids().get(i));
-                headers.add(deliveries.get(i).headers());
-            }
-        }
-        EnqueueStatements.insertHeaders(session, ids, headers);
+        Map<Long, Map<String, String>> headers = delivered.newRowHeaders(deliveries);
+        EnqueueStatements.insertHeaders(session, List.copyOf(headers.keySet()), List.copyOf(headers.values()));
     }
 
     /**

@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,15 +87,9 @@ final class FanOutStatements {
     /** Stores the headers of the new rows of a fan-out; a row that stood for a delivery keeps its own. */
     private static void insertHeaders(Connection connection, String schema, List<Delivery> deliveries,
                                       Delivered delivered) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        List<Map<String, String>> headers = new ArrayList<>();
-        for (int i = 0; i < deliveries.size(); i++) {
-            if (delivered.inserted().get(i) && !deliveries.get(i).headers().isEmpty()) {
-                ids.add(delivered.ids().get(i));
-                headers.add(deliveries.get(i).headers());
-            }
-        }
-        EnqueueStatements.insertHeaders(connection, schema, ids, StoredHeaders.encodeAll(headers));
+        Map<Long, Map<String, String>> headers = delivered.newRowHeaders(deliveries);
+        EnqueueStatements.insertHeaders(connection, schema, List.copyOf(headers.keySet()),
+                StoredHeaders.encodeAll(List.copyOf(headers.values())));
     }
 
     static void link(Connection connection, String schema, long parentId, List<Long> childIds) throws SQLException {
