@@ -9,7 +9,7 @@ module io.localqueue {
     requires transitive java.sql;
     requires org.slf4j;
     requires org.xerial.sqlitejdbc;
-    requires org.apache.commons.csv;
+    requires static org.apache.commons.csv;
     requires transitive tools.jackson.databind;
     requires static transitive org.jspecify;
 

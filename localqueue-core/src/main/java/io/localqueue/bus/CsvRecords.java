@@ -1,32 +1,27 @@
 package io.localqueue.bus;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a {@link CsvSource}'s records from a byte offset on: physical lines are read as bytes (so the offset after
+ * Reads the records of a CSV source's file from a byte offset on: physical lines are read as bytes (so the offset after
  * each record is exact, whatever the encoding spends per character), and the lines of one record are handed to
  * Commons CSV, which parses the fields; a quoted field that runs on takes the next line too.
  */
 final class CsvRecords implements SourceReader<CsvRow> {
 
-    private static final String UNFINISHED_QUOTE = "EOF reached before encapsulated token finished";
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
-    private final CsvSource source;
+    private final CsvFile source;
     private final Path path;
     private final FileChannel channel;
     private final LineInput lines;
@@ -36,7 +31,7 @@ final class CsvRecords implements SourceReader<CsvRow> {
     private @Nullable SourceRecord<CsvRow> next;
     private boolean finished;
 
-    CsvRecords(CsvSource source, @Nullable CsvCursor start) {
+    CsvRecords(CsvFile source, @Nullable CsvCursor start) {
         this.source = source;
         this.path = source.path();
         source.requireUnchanged(0, 0);
@@ -151,24 +146,15 @@ final class CsvRecords implements SourceReader<CsvRow> {
                 throw new CsvSourceException(path, recordNumber, line, "blank line", null);
             }
             text.append(physical);
-            try (CSVParser parser = CSVParser.parse(text.toString(), source.format())) {
-                List<CSVRecord> parsed = parser.getRecords();
-                if (parsed.size() != 1) {
-                    throw new CsvSourceException(path, recordNumber, line, "malformed CSV: the lines hold "
-                            + parsed.size() + " records", null);
-                }
-                List<String> fields = new ArrayList<>(parsed.get(0).size());
-                parsed.get(0).forEach(fields::add);
-                return fields;
-            } catch (IOException | UncheckedIOException malformed) {
-                String message = malformed.getMessage();
-                if (message != null && message.contains(UNFINISHED_QUOTE)) {
-                    continue;
-                }
-                throw new CsvSourceException(path, recordNumber, line, "malformed CSV: " + message, malformed);
-            } catch (IllegalStateException | IllegalArgumentException malformed) {
+            List<String> fields;
+            try {
+                fields = source.fields().parse(text.toString());
+            } catch (IllegalArgumentException malformed) {
                 throw new CsvSourceException(path, recordNumber, line, "malformed CSV: " + malformed.getMessage(),
                         malformed);
+            }
+            if (fields != null) {
+                return fields;
             }
         }
     }

@@ -1,19 +1,16 @@
 package io.localqueue.bus;
 
 import io.localqueue.internal.bus.CanonicalJson;
-import java.io.IOException;
+import io.localqueue.internal.csv.CsvFields;
+import io.localqueue.internal.csv.CsvParserDependency;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.commons.csv.CSVFormat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -59,8 +56,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
     private final @Nullable Character escape;
     private final @Nullable List<String> header;
     private final @Nullable String externalFingerprint;
-    private final FileSnapshot snapshot;
-    private final CSVFormat format;
+    private final CsvFile file;
 
     private CsvSource(Builder builder) {
         this.path = builder.path;
@@ -70,15 +66,8 @@ public final class CsvSource implements ResumableSource<CsvRow> {
         this.escape = builder.escape;
         this.header = builder.header;
         this.externalFingerprint = builder.fingerprint;
-        this.snapshot = FileSnapshot.of(path, 0, 0);
-        this.format = CSVFormat.RFC4180.builder()
-                .setDelimiter(delimiter)
-                .setQuote(quote)
-                .setEscape(escape)
-                .setIgnoreEmptyLines(false)
-                .setIgnoreSurroundingSpaces(false)
-                .setTrim(false)
-                .get();
+        this.file = new CsvFile(path, charset, header, new CsvFields(delimiter, quote, escape),
+                CsvFile.Snapshot.of(path, 0, 0));
     }
 
     /**
@@ -131,7 +120,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
         if (externalFingerprint != null) {
             hashed.put("external", externalFingerprint);
         } else {
-            hashed.set("snapshot", snapshot.toJson());
+            hashed.set("snapshot", file.snapshot().toJson());
         }
         hashed.set("config", config);
         return CanonicalJson.sha256(hashed);
@@ -147,7 +136,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
     @Override
     public SourceReader<CsvRow> open(@Nullable String cursor) {
         CsvCursor start = cursor == null || cursor.isEmpty() ? null : CsvCursor.parse(path, cursor);
-        return new CsvRecords(this, start);
+        return new CsvRecords(file, start);
     }
 
     /**
@@ -162,54 +151,6 @@ public final class CsvSource implements ResumableSource<CsvRow> {
     @Override
     public String toString() {
         return "CsvSource[" + path + "]";
-    }
-
-    Charset charset() {
-        return charset;
-    }
-
-    CSVFormat format() {
-        return format;
-    }
-
-    @Nullable List<String> header() {
-        return header;
-    }
-
-    /** Fails when the file is not the one this source was made on. */
-    void requireUnchanged(long record, long line) {
-        FileSnapshot now = FileSnapshot.of(path, record, line);
-        if (!now.equals(snapshot)) {
-            throw new CsvSourceException(path, record, line, "the file changed while it was read (" + snapshot
-                    + " became " + now + ")", null);
-        }
-    }
-
-    /** What identifies a file's content between runs without reading it: its size, time and identity. */
-    record FileSnapshot(long size, long modifiedNanos, @Nullable String fileKey) {
-
-        static FileSnapshot of(Path path, long record, long line) {
-            try {
-                BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-                Object key = attributes.fileKey();
-                return new FileSnapshot(attributes.size(),
-                        attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
-                        key == null ? null : key.toString());
-            } catch (NoSuchFileException missing) {
-                throw new CsvSourceException(path, record, line, "the file does not exist", missing);
-            } catch (IOException unreadable) {
-                throw new CsvSourceException(path, record, line, "the file cannot be read: "
-                        + unreadable.getMessage(), unreadable);
-            }
-        }
-
-        ObjectNode toJson() {
-            ObjectNode json = JsonNodeFactory.instance.objectNode();
-            json.put("size", size);
-            json.put("mtime_ns", modifiedNanos);
-            json.put("file_key", fileKey);
-            return json;
-        }
     }
 
     /**
@@ -359,6 +300,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
                     || (quote != null && Objects.equals(quote, escape))) {
                 throw new IllegalArgumentException("delimiter, quote and escape must be distinct characters");
             }
+            CsvParserDependency.require("CsvSource");
             return new CsvSource(this);
         }
 

@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 final class DeliveryOutcomes {
 
     private final Logger log;
-    private final EventBus bus;
+    private final Dispatcher dispatcher;
     private final String subscription;
     private final String queue;
     private final QueueEngine engine;
@@ -34,15 +34,15 @@ final class DeliveryOutcomes {
     private final DeliveryObserver observer;
     private final ReportLane lane;
 
-    DeliveryOutcomes(Logger log, EventBus bus, String subscription, QueueEngine engine, FailurePolicy policy,
-                     ReportLane lane) {
+    DeliveryOutcomes(Logger log, Dispatcher dispatcher, DeliveryObserver observer, String subscription,
+                     QueueEngine engine, FailurePolicy policy, ReportLane lane) {
         this.log = log;
-        this.bus = bus;
+        this.dispatcher = dispatcher;
         this.subscription = subscription;
         this.queue = engine.queueName();
         this.engine = engine;
         this.policy = policy;
-        this.observer = bus.observer();
+        this.observer = observer;
         this.lane = lane;
     }
 
@@ -78,7 +78,7 @@ final class DeliveryOutcomes {
         List<?> events = result instanceof Collection<?> many ? new ArrayList<>(many) : List.of(result);
         Fanout.Plan plan;
         try {
-            plan = bus.plan(events, parent.metadata());
+            plan = dispatcher.plan(events, parent.metadata());
         } catch (InvalidEventIdentityException invalid) {
             deadLetter(row, ran, Errors.describe(invalid), FailureReason.PERMANENT_HANDLER_ERROR,
                     "invalid_event_identity");
@@ -88,7 +88,7 @@ final class DeliveryOutcomes {
                     FailureReason.PERMANENT_HANDLER_ERROR, null);
             return;
         }
-        if (!plan.unrouted().isEmpty() && bus.requiresSubscribers()) {
+        if (!plan.unrouted().isEmpty() && dispatcher.requiresSubscribers()) {
             deadLetter(row, ran, "no subscription for '" + plan.unrouted().get(0) + "' emitted by the handler",
                     FailureReason.PERMANENT_HANDLER_ERROR, "no_subscribers");
             return;
@@ -98,7 +98,7 @@ final class DeliveryOutcomes {
             return;
         }
         try {
-            boolean acked = bus.emit(queue, row.id(), row.receipt(), plan, parent);
+            boolean acked = dispatcher.emit(queue, row.id(), row.receipt(), plan, parent);
             if (!acked) {
                 log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing "
                         + "was emitted and it will be delivered again", row.id(), queue);

@@ -3,32 +3,16 @@ package io.localqueue.bus;
 import io.localqueue.DeduplicationConflictException;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
-import io.localqueue.JobOutcome;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueClosedException;
-import io.localqueue.RetryPolicy;
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.DatabaseHandles;
-import io.localqueue.internal.engine.QueueEngine;
-import io.localqueue.internal.store.Delivered;
-import io.localqueue.internal.store.ExecutionRow;
-import io.localqueue.internal.store.FencedResults;
-import io.localqueue.internal.store.QueueStore;
-import io.localqueue.internal.store.Settlement;
-import io.localqueue.internal.store.StoreWork;
-import io.localqueue.internal.store.StoredHeaders;
-import io.localqueue.internal.store.StoredCheckpoint;
-import io.localqueue.internal.store.WriteOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -69,64 +53,18 @@ public final class EventBus implements AutoCloseable {
     public static final Duration DEFAULT_EXECUTION_LEASE = Duration.ofSeconds(60);
 
     /** How long {@link #close()} waits for running handlers. */
-    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = BusConsumers.DEFAULT_DRAIN;
 
-    private final Database database;
-    private final String name;
-    private final DeliveryPolicy delivery;
-    private final DurabilityMode durability;
-    private final boolean requireSubscribers;
-    private final int concurrency;
-    private final Clock clock;
-    private final Duration executionLease;
-    private final DeliveryObserver observer;
-    private final DispatchInterceptor interceptor;
-    private final EventRegistry registry = new EventRegistry();
-    private final EventCodec codec;
-    private final Fanout fanout;
-    private final Runnable ensureOpen = this::ensureOpen;
-    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
-    private final Map<String, QueueEngine> engines = new ConcurrentHashMap<>();
-    /** This process's consumers by subscription; written under {@code lifecycle}, read by observers without it. */
-    private final Map<String, SubscriptionConsumer> consumers = new ConcurrentHashMap<>();
-    private final Set<Execution<?>> executions = ConcurrentHashMap.newKeySet();
-    private final ExecutionDeletions deletions = new ExecutionDeletions(this);
-    private final Object lifecycle = new Object();
-    private volatile BusTopology topology;
-    private volatile boolean started;
-    private volatile boolean tablesReady;
-    private volatile boolean closed;
-    private boolean managedRunner;
-    private int runnerUsers;
+    private final BusRuntime runtime;
+    private final Dispatcher dispatcher;
+    private final BusConsumers consumers;
+    private final BusExecutions executions;
 
-    private EventBus(Builder builder, Database database) {
-        this.database = database;
-        this.name = builder.name;
-        this.delivery = builder.delivery;
-        this.durability = builder.durability;
-        this.requireSubscribers = builder.requireSubscribers;
-        this.concurrency = builder.concurrency;
-        this.clock = builder.clock;
-        this.executionLease = builder.executionLease;
-        this.observer = builder.observer;
-        this.interceptor = builder.interceptor;
-        this.topology = builder.topology;
-        this.codec = new EventCodec(builder.mapper, registry);
-        this.fanout = new Fanout(name, codec);
-    }
-
-    /**
-     * Creates the bus's own tables (checkpoints, executions, delivery edges) the first time something needs them, so
-     * that an application that only has the bus at hand leaves its file as it was.
-     */
-    private void ensureTables() {
-        if (!tablesReady) {
-            store().write(WriteOptions.standard("create the event bus's tables", durability), ensureOpen, writes -> {
-                writes.createBusTables();
-                return null;
-            });
-            tablesReady = true;
-        }
+    private EventBus(BusSettings settings, Database database) {
+        this.runtime = new BusRuntime(settings, database);
+        this.dispatcher = new Dispatcher(runtime);
+        this.consumers = new BusConsumers(dispatcher);
+        this.executions = new BusExecutions(dispatcher, consumers);
     }
 
     /**
@@ -170,7 +108,7 @@ public final class EventBus implements AutoCloseable {
      * @return the name
      */
     public String name() {
-        return name;
+        return runtime.name();
     }
 
     /**
@@ -179,7 +117,7 @@ public final class EventBus implements AutoCloseable {
      * @return the topology
      */
     public BusTopology topology() {
-        return topology;
+        return runtime.topology();
     }
 
     /**
@@ -203,7 +141,7 @@ public final class EventBus implements AutoCloseable {
      * @throws InvalidEventIdentityException when its identity names a field it lacks
      */
     public void register(Class<?> type) {
-        EventCodec.requireIdentityFields(registry.register(type));
+        runtime.register(type);
     }
 
     /**
@@ -232,19 +170,7 @@ public final class EventBus implements AutoCloseable {
         if (events == null) {
             throw new IllegalArgumentException("events must not be null");
         }
-        ensureOpen();
-        Fanout.Plan planned = plan(events, null);
-        if (planned.events().isEmpty()) {
-            return List.of();
-        }
-        return intercepted(planned, Map.of(), null, plan -> {
-            requireRouted(plan);
-            Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
-                    : store().write(WriteOptions.standard("dispatch", durability), ensureOpen,
-                            writes -> Fanout.write(writes, plan, clock.millis()));
-            signal(plan);
-            return Fanout.receipts(plan, delivered);
-        });
+        return dispatcher.dispatchAll(events);
     }
 
     /**
@@ -274,35 +200,8 @@ public final class EventBus implements AutoCloseable {
             throw new IllegalArgumentException("source must not be null");
         }
         requireTransform(transform);
-        ensureOpen();
-        java.util.Iterator<T> items = source.iterator();
-        SourceReader<T> reader = new SourceReader<>() {
-            private long index;
-
-            @Override
-            public boolean hasNext() {
-                return items.hasNext();
-            }
-
-            @Override
-            public SourceRecord<T> next() {
-                index++;
-                return new SourceRecord<>(items.next(), Long.toString(index));
-            }
-
-            @Override
-            public void close() {
-                if (items instanceof AutoCloseable closeable) {
-                    try {
-                        closeable.close();
-                    } catch (Exception ignored) {
-                        // the ingestion's own outcome is what the caller hears
-                    }
-                }
-            }
-        };
-        return new Ingestion<>(this, reader, null, null, null, transform, SourceConfig.DEFAULT_BATCH_SIZE, 0,
-                Ingestion.BatchHook.NONE, () -> false).run();
+        runtime.ensureOpen();
+        return Ingestion.of(dispatcher, source, transform).run();
     }
 
     /**
@@ -332,32 +231,9 @@ public final class EventBus implements AutoCloseable {
         if (maxPending < 0) {
             throw new IllegalArgumentException("maxPending must be positive, or 0 for none, got " + maxPending);
         }
-        ensureOpen();
-        return resumableIngestion(source, checkpoint, transform, batchSize, maxPending, Ingestion.BatchHook.NONE,
-                () -> false).run();
-    }
-
-    /**
-     * Prepares the ingestion of a resumable source at its checkpoint's cursor, refusing a changed source before it
-     * is opened.
-     */
-    <T> Ingestion<T> resumableIngestion(ResumableSource<T> source, String checkpoint, Function<? super T, ?> transform,
-                                        int batchSize, long maxPending, Ingestion.BatchHook hook,
-                                        java.util.function.BooleanSupplier stop) {
-        StoredCheckpoint stored = readCheckpoint(checkpoint);
-        String fingerprint = source.fingerprint();
-        if (stored != null && !java.util.Objects.equals(stored.sourceFingerprint(), fingerprint)) {
-            throw sourceChanged(checkpoint, stored.sourceFingerprint(), fingerprint);
-        }
-        SourceReader<T> reader = source.open(stored == null ? null : stored.cursor());
-        return new Ingestion<>(this, reader, checkpoint, fingerprint, stored, transform, batchSize, maxPending, hook,
-                stop);
-    }
-
-    SourceChangedException sourceChanged(String checkpoint, @Nullable String stored, @Nullable String given) {
-        return new SourceChangedException("checkpoint '" + checkpoint + "' of bus '" + name + "' follows a source "
-                + "with fingerprint " + stored + ", not " + given
-                + "; reset the checkpoint to ingest this source from its start");
+        runtime.ensureOpen();
+        return Ingestion.resumable(dispatcher, source, checkpoint, transform, batchSize, maxPending,
+                Ingestion.BatchHook.NONE, () -> false).run();
     }
 
     /**
@@ -390,7 +266,7 @@ public final class EventBus implements AutoCloseable {
      */
     public IngestionCheckpoint checkpoint(String name) {
         requireCheckpointName(name);
-        return new IngestionCheckpoint(this, name);
+        return new IngestionCheckpoint(runtime, name);
     }
 
     /**
@@ -430,19 +306,7 @@ public final class EventBus implements AutoCloseable {
      */
     public <E> Subscription handler(Class<E> type, String subscription, EventHandler<? super E> handler) {
         Names.requireValid(subscription, "subscription");
-        synchronized (lifecycle) {
-            ensureOpen();
-            String typeName = requireHandled(type, handler);
-            Subscription target = subscriptionObject(subscription);
-            if (target.hasExact(typeName)) {
-                throw new IllegalArgumentException("subscription '" + subscription + "' has a handler for '"
-                        + typeName + "' already");
-            }
-            BusTopology next = topology.withRoute(subscription, typeName);
-            target.put(typeName, castHandler(handler));
-            topology = next;
-            return target;
-        }
+        return consumers.handler(type, subscription, handler);
     }
 
     /**
@@ -463,16 +327,7 @@ public final class EventBus implements AutoCloseable {
         if (handler == null) {
             throw new IllegalArgumentException("handler must not be null");
         }
-        synchronized (lifecycle) {
-            ensureOpen();
-            Subscription target = subscription(subscription);
-            if (!pattern.equals(BusTopology.WILDCARD) && !topology.routes(subscription, pattern)) {
-                throw new IllegalArgumentException("subscription '" + subscription + "' does not route '" + pattern
-                        + "'; add the route to the topology or use handler(type, subscription, handler)");
-            }
-            target.put(pattern, handler);
-            return target;
-        }
+        return consumers.on(pattern, subscription, handler);
     }
 
     /**
@@ -506,14 +361,7 @@ public final class EventBus implements AutoCloseable {
         if (timeout != null) {
             io.localqueue.internal.time.Durations.requirePositiveMillis(timeout, "timeout");
         }
-        ensureOpen();
-        Execution<?> execution = new Execution<>(this, definition, timeout);
-        executions.add(execution);
-        try {
-            return execution.run();
-        } finally {
-            executions.remove(execution);
-        }
+        return executions.run(definition.spec(), timeout);
     }
 
     /**
@@ -530,7 +378,7 @@ public final class EventBus implements AutoCloseable {
             } catch (Throwable failure) {
                 result.completeExceptionally(failure);
             }
-        }, "localqueue-bus-execution-" + name);
+        }, "localqueue-bus-execution-" + runtime.name());
         runner.setDaemon(true);
         runner.start();
         return result;
@@ -544,11 +392,7 @@ public final class EventBus implements AutoCloseable {
      * @throws IllegalArgumentException when the topology does not declare it
      */
     public Subscription subscription(String name) {
-        if (name == null || !topology.hasSubscription(name)) {
-            throw new IllegalArgumentException("subscription '" + name + "' is not declared by the topology of bus '"
-                    + this.name + "'; declared: " + topology.subscriptionNames());
-        }
-        return subscriptionObject(name);
+        return consumers.declared(name);
     }
 
     /**
@@ -557,25 +401,7 @@ public final class EventBus implements AutoCloseable {
      * handler since (a handler added to a consuming subscription takes part at once).
      */
     public void start() {
-        synchronized (lifecycle) {
-            ensureOpen();
-            started = true;
-            if (subscriptions.values().stream().anyMatch(Subscription::hasHandlers)) {
-                ensureTables();
-            }
-            for (String subscriptionName : topology.subscriptionNames()) {
-                Subscription subscription = subscriptions.get(subscriptionName);
-                if (subscription != null && subscription.hasHandlers() && !consumers.containsKey(subscriptionName)) {
-                    subscription.config().freeze();
-                    RetryPolicy retry = subscription.config().retry();
-                    QueueEngine claims = new QueueEngine(database, fanout.queueOf(subscriptionName), delivery,
-                            durability, 0, clock, retry == null ? 0 : retry.maxAttempts());
-                    SubscriptionConsumer consumer = new SubscriptionConsumer(this, subscription, claims);
-                    consumers.put(subscriptionName, consumer);
-                    consumer.start();
-                }
-            }
-        }
+        consumers.start();
     }
 
     /**
@@ -588,18 +414,8 @@ public final class EventBus implements AutoCloseable {
     public void run(Duration idleTimeout) {
         long idleNanos = io.localqueue.internal.time.Durations.requirePositiveMillis(idleTimeout, "idleTimeout")
                 * 1_000_000L;
-        synchronized (lifecycle) {
-            if (started) {
-                throw new IllegalStateException("bus '" + name + "' consumes already; run(…) starts and stops it");
-            }
-            start();
-        }
         try {
-            while (!closed && !consumers.values().stream().allMatch(consumer -> consumer.idleFor(idleNanos))) {
-                Thread.sleep(10);
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
+            consumers.runUntilIdle(idleNanos);
         } finally {
             stop();
         }
@@ -627,32 +443,8 @@ public final class EventBus implements AutoCloseable {
     public boolean stop(Duration timeout) {
         io.localqueue.internal.time.Durations.requireNonNegativeMillis(timeout, "timeout");
         long deadline = System.nanoTime() + timeout.toNanos();
-        endExecutions(deadline);
-        return stopConsumers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-    }
-
-    /** Asks every execution running here to end, and waits for their calls to return, until the deadline. */
-    private void endExecutions(long deadlineNanos) {
-        if (executions.isEmpty()) {
-            return;
-        }
-        executions.forEach(Execution::requestStop);
-        try {
-            while (!executions.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
-                Thread.sleep(10);
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private boolean stopConsumers(Duration timeout) {
-        synchronized (lifecycle) {
-            boolean drained = SubscriptionConsumer.stopAll(consumers.values(), timeout);
-            consumers.clear();
-            started = false;
-            return drained;
-        }
+        executions.endAll(deadline);
+        return consumers.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
 
     /**
@@ -661,7 +453,7 @@ public final class EventBus implements AutoCloseable {
      * @return true while consuming
      */
     public boolean isRunning() {
-        return started && !closed;
+        return consumers.isRunning();
     }
 
     /**
@@ -671,14 +463,7 @@ public final class EventBus implements AutoCloseable {
      * @return the running executions, in no particular order; empty when none runs
      */
     public List<ExecutionResult> runningExecutions() {
-        List<ExecutionResult> running = new ArrayList<>();
-        for (Execution<?> execution : executions) {
-            ExecutionResult progress = execution.progress();
-            if (progress != null) {
-                running.add(progress);
-            }
-        }
-        return running;
+        return executions.progress();
     }
 
     /**
@@ -689,7 +474,7 @@ public final class EventBus implements AutoCloseable {
      * @since 0.1.0
      */
     public List<ExecutionSummary> executions() {
-        return storedExecutions().stream().map(ExecutionSummary::of).toList();
+        return executions.summaries();
     }
 
     /**
@@ -711,8 +496,7 @@ public final class EventBus implements AutoCloseable {
         if (executionId == null) {
             throw new IllegalArgumentException("executionId must not be null");
         }
-        ensureOpen();
-        return deletions.delete(executionId);
+        return executions.delete(executionId);
     }
 
     /**
@@ -728,8 +512,7 @@ public final class EventBus implements AutoCloseable {
      */
     public int deleteCompletedExecutions(Duration olderThan) {
         io.localqueue.internal.time.Durations.requireNonNegativeMillis(olderThan, "olderThan");
-        ensureOpen();
-        return deletions.deleteCompleted(olderThan);
+        return executions.deleteCompleted(olderThan);
     }
 
     /**
@@ -738,241 +521,23 @@ public final class EventBus implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (runtime.isClosed()) {
             return;
         }
-        // Outside the lock: an ending execution takes it to stop the consumers it started.
+        // Ending executions stop the consumers they started, so they end before the consumers' lock is taken.
         long deadline = System.nanoTime() + DEFAULT_SHUTDOWN_TIMEOUT.toNanos();
-        endExecutions(deadline);
-        synchronized (lifecycle) {
-            if (closed) {
-                return;
-            }
-            stopConsumers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            closed = true;
-            engines.values().forEach(QueueEngine::close);
-            database.close();
-        }
+        executions.endAll(deadline);
+        consumers.close(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
 
     @Override
     public String toString() {
-        return "EventBus[" + name + " on " + store().location() + "]";
+        return "EventBus[" + runtime.name() + " on " + runtime.location() + "]";
     }
 
-    // --- for the bus's own classes ---
-
-    EventCodec codec() {
-        return codec;
-    }
-
-    DeliveryObserver observer() {
-        return observer;
-    }
-
-    /** Returns this process's consumer of a subscription, or null when it does not consume here. */
-    @Nullable SubscriptionConsumer consumerOf(String subscription) {
-        return consumers.get(subscription);
-    }
-
-    Fanout fanout() {
-        return fanout;
-    }
-
-    DeliveryPolicy delivery() {
-        return delivery;
-    }
-
-    boolean requiresSubscribers() {
-        return requireSubscribers;
-    }
-
-    /** Encodes and routes events with the topology of the moment, as children of {@code parent} when given. */
-    Fanout.Plan plan(List<?> events, @Nullable EventMetadata parent) {
-        return fanout.plan(events, topology, parent, this::budgetOf, clock);
-    }
-
-    /**
-     * Runs the write of a plan inside the dispatch interceptor, with the headers it passes on (checked) on every
-     * delivery of the plan.
-     *
-     * @param inherited the headers the deliveries get unless the interceptor passes others
-     * @param emittedBy the delivery whose handler returned the plan's events, or null
-     * @throws IllegalArgumentException when the headers cannot be stored as given; nothing is written
-     */
-    <R> R intercepted(Fanout.Plan plan, Map<String, String> inherited, @Nullable EventContext emittedBy,
-                      Function<Fanout.Plan, R> write) {
-        Dispatch dispatch = new Dispatch(name, plan.eventTypes(), inherited, emittedBy);
-        return interceptor.intercept(dispatch, headers -> write.apply(plan.withHeaders(
-                StoredHeaders.require(Dispatch.copyOf(headers), "headers"))));
-    }
-
-    /** Refuses a plan with an event nothing routes, on a bus that requires subscribers. */
-    void requireRouted(Fanout.Plan plan) {
-        if (requireSubscribers && !plan.unrouted().isEmpty()) {
-            throw new NoSubscribersException(plan.unrouted().get(0));
-        }
-    }
-
-    /**
-     * Acknowledges a delivery and stores the deliveries of its handler's events, with the edges from it to them, in
-     * one transaction inside the dispatch interceptor, the children inheriting the delivery's headers unless the
-     * interceptor passes others; nothing is stored when its lease is gone.
-     *
-     * @param parent the delivery whose handler returned the events
-     * @return false when the lease was gone
-     * @throws DeduplicationConflictException when an emitted identity is stored with another payload; the
-     *                                        acknowledgement rolls back too
-     */
-    boolean emit(String queue, long id, String receipt, Fanout.Plan planned, EventContext parent) {
-        ensureTables();
-        return intercepted(planned, parent.headers(), parent, plan -> {
-            Delivered delivered = store().write(WriteOptions.standard("acknowledge and emit", durability), ensureOpen,
-                    writes -> {
-                        long now = clock.millis();
-                        FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)),
-                                List.of());
-                        if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {
-                            return null;
-                        }
-                        Delivered children = Fanout.write(writes, plan, now);
-                        writes.linkDeliveries(id, children.ids());
-                        return children;
-                    });
-            if (delivered == null) {
-                return false;
-            }
-            signal(plan);
-            store().wakeups().signal(queue);
-            return true;
-        });
-    }
-
-    /** Adds a handler for a class the subscription's routes match already, leaving routing as it is. */
-    void addRoutedHandler(Subscription target, Class<?> type, EventHandler<?> handler) {
-        synchronized (lifecycle) {
-            ensureOpen();
-            String typeName = requireHandled(type, handler);
-            if (!topology.routes(target.name(), typeName)) {
-                throw new IllegalArgumentException("subscription '" + target.name() + "' does not route '" + typeName
-                        + "'; add the route to the topology or use EventBus.handler(type, subscription, handler)");
-            }
-            target.put(typeName, castHandler(handler));
-        }
-    }
-
-    /** Starts this process's consumers for an execution unless they run already; the last user stops them. */
-    void acquireRunner() {
-        synchronized (lifecycle) {
-            if (!started) {
-                boolean handlers = subscriptions.values().stream().anyMatch(Subscription::hasHandlers);
-                if (!handlers) {
-                    return;
-                }
-                start();
-                managedRunner = true;
-            }
-            if (managedRunner) {
-                runnerUsers++;
-            }
-        }
-    }
-
-    /**
-     * Stops the consumers an execution started, once no execution uses them: after a completed execution they
-     * drain as {@link #stop()} does, after a failed or timed-out one they are interrupted at once.
-     */
-    void releaseRunner(boolean drain) {
-        synchronized (lifecycle) {
-            if (managedRunner && --runnerUsers == 0) {
-                managedRunner = false;
-                stopConsumers(drain ? DEFAULT_SHUTDOWN_TIMEOUT : Duration.ZERO);
-            }
-        }
-    }
-
-    <R> R writeExecution(String what, StoreWork<R> work) {
-        ensureTables();
-        return store().write(WriteOptions.standard(what, durability), ensureOpen, work);
-    }
-
-    boolean executionPending(String executionId) {
-        ensureOpen();
-        return store().executionPending(executionId);
-    }
-
-    /** Lists the stored executions of this bus, reading only. */
-    List<ExecutionRow> storedExecutions() {
-        ensureOpen();
-        return store().executions(name);
-    }
-
-    /** Tells whether a call of {@code execute} in this process runs the execution with a stored id. */
-    boolean runsHere(String executionId) {
-        return executions.stream().anyMatch(execution -> execution.runs(executionId));
-    }
-
-    Duration executionLease() {
-        return executionLease;
-    }
-
-    /** Runs one ingestion batch's transaction. */
-    Ingestion.Committed writeIngestion(StoreWork<Ingestion.Committed> work) {
-        ensureTables();
-        return store().write(WriteOptions.standard("ingest", durability), ensureOpen, work);
-    }
-
-    @Nullable StoredCheckpoint readCheckpoint(String checkpoint) {
-        ensureTables();
-        return store().write(WriteOptions.standard("read a checkpoint", durability), ensureOpen,
-                writes -> writes.checkpoint(name, checkpoint));
-    }
-
-    boolean deleteCheckpoint(String checkpoint) {
-        ensureTables();
-        return store().write(WriteOptions.standard("reset a checkpoint", durability), ensureOpen,
-                writes -> writes.deleteCheckpoint(name, checkpoint));
-    }
-
-    long now() {
-        return clock.millis();
-    }
-
-    /** Returns the engine of a subscription's queue, made on first use. */
-    QueueEngine engineOf(Subscription subscription) {
-        ensureOpen();
-        return engines.computeIfAbsent(fanout.queueOf(subscription.name()),
-                queue -> new QueueEngine(database, queue, delivery, durability, 0, clock));
-    }
-
-    private int budgetOf(String subscription) {
-        Subscription known = subscriptions.get(subscription);
-        RetryPolicy retry = known == null ? null : known.config().retry();
-        return retry == null ? delivery.maxAttempts() : retry.maxAttempts();
-    }
-
-    void signal(Fanout.Plan plan) {
-        for (String queue : plan.queues()) {
-            store().wakeups().signal(queue);
-        }
-    }
-
-    private Subscription subscriptionObject(String subscriptionName) {
-        return subscriptions.computeIfAbsent(subscriptionName, n -> new Subscription(this, n, concurrency));
-    }
-
-    private String requireHandled(Class<?> type, @Nullable Object handler) {
-        if (handler == null) {
-            throw new IllegalArgumentException("handler must not be null");
-        }
-        EventType eventType = registry.register(type);
-        EventCodec.requireIdentityFields(eventType);
-        return eventType.name();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static EventHandler<Object> castHandler(EventHandler<?> handler) {
-        return (EventHandler<Object>) handler;
+    /** The writes of this bus's deliveries, for the tests of the package. */
+    Dispatcher dispatcher() {
+        return dispatcher;
     }
 
     private static void requireTransform(@Nullable Function<?, ?> transform) {
@@ -992,16 +557,6 @@ public final class EventBus implements AutoCloseable {
             throw new IllegalArgumentException("event must not be null");
         }
         return event;
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new QueueClosedException("event bus '" + name + "' is closed");
-        }
-    }
-
-    private QueueStore store() {
-        return database.store();
     }
 
     /**
@@ -1196,7 +751,8 @@ public final class EventBus implements AutoCloseable {
         public EventBus build() {
             Database database = this.database.get();
             try {
-                return new EventBus(this, database);
+                return new EventBus(new BusSettings(name, topology, delivery, durability, requireSubscribers,
+                        concurrency, mapper, clock, executionLease, observer, interceptor), database);
             } catch (RuntimeException failure) {
                 database.close();
                 throw failure;

@@ -17,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One call of {@link EventBus#execute}: opens (or resumes) the execution of a source definition, ingests its source
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Execution<T> {
 
-    private static final Logger log = LoggerFactory.getLogger(EventBus.class);
+    private static final Logger log = BusRuntime.LOG;
 
     /** How often a waiting caller looks at the execution again. */
     static final long POLL_MILLIS = 50;
@@ -34,8 +33,10 @@ final class Execution<T> {
     /** How often a running execution logs where it stands; tests of the package shorten it. */
     static volatile Duration progressInterval = Duration.ofSeconds(10);
 
-    private final EventBus bus;
-    private final SourceDefinition<T> definition;
+    private final BusRuntime bus;
+    private final Dispatcher dispatcher;
+    private final BusConsumers runner;
+    private final SourceSpec<T> definition;
     private final @Nullable Duration timeout;
     private final long deadlineNanos;
     private final String receipt = UUID.randomUUID().toString();
@@ -44,8 +45,10 @@ final class Execution<T> {
     private volatile boolean resumedCall;
     private volatile boolean stopRequested;
 
-    Execution(EventBus bus, SourceDefinition<T> definition, @Nullable Duration timeout) {
-        this.bus = bus;
+    Execution(Dispatcher dispatcher, BusConsumers runner, SourceSpec<T> definition, @Nullable Duration timeout) {
+        this.bus = dispatcher.runtime();
+        this.dispatcher = dispatcher;
+        this.runner = runner;
         this.definition = definition;
         this.timeout = timeout;
         this.deadlineNanos = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
@@ -59,7 +62,7 @@ final class Execution<T> {
         }
         definition.config().freeze();
         String newId = ExecutionIds.next();
-        StoredExecution opened = bus.writeExecution("open an execution", writes -> open(writes, fingerprint, newId));
+        StoredExecution opened = bus.write("open an execution", writes -> open(writes, fingerprint, newId));
         boolean resumed = !opened.executionId().equals(newId);
         String id = opened.executionId();
         resumedCall = resumed;
@@ -71,7 +74,7 @@ final class Execution<T> {
         } else {
             log.info("Execution {} of '{}' begins", uuid(id), definition.name());
         }
-        bus.acquireRunner();
+        runner.acquireRunner();
         boolean completed = false;
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "localqueue-bus-execution-progress-" + id);
@@ -85,7 +88,7 @@ final class Execution<T> {
                 ingestSource(id);
             }
             awaitSettled(id);
-            ExecutionResult result = result(bus.writeExecution("complete an execution",
+            ExecutionResult result = result(bus.write("complete an execution",
                     writes -> writes.settleExecution(id, bus.now())), resumed);
             completed = true;
             log.info("Execution {} of '{}' completed: {} items, deliveries {} acknowledged, {} failed", uuid(id),
@@ -94,14 +97,14 @@ final class Execution<T> {
             return result;
         } finally {
             progress.shutdownNow();
-            bus.releaseRunner(completed);
+            runner.releaseRunner(completed);
         }
     }
 
     private StoredExecution open(QueueWrites writes, String fingerprint, String newId) {
         StoredCheckpoint checkpoint = writes.checkpoint(bus.name(), definition.checkpoint());
         if (checkpoint != null && !fingerprint.equals(checkpoint.sourceFingerprint())) {
-            throw bus.sourceChanged(definition.checkpoint(), checkpoint.sourceFingerprint(), fingerprint);
+            throw Ingestion.sourceChanged(bus.name(), definition.checkpoint(), checkpoint.sourceFingerprint(), fingerprint);
         }
         StoredExecution execution = writes.openExecution(bus.name(), definition.name(), definition.checkpoint(),
                 fingerprint, checkpoint == null ? null : checkpoint.generation(), newId, bus.now());
@@ -144,7 +147,7 @@ final class Execution<T> {
         });
         heartbeat.scheduleWithFixedDelay(() -> renew(id), renewMillis, renewMillis, TimeUnit.MILLISECONDS);
         try {
-            Ingestion<T> ingestion = bus.resumableIngestion(definition.source(), definition.checkpoint(),
+            Ingestion<T> ingestion = Ingestion.resumable(dispatcher, definition.source(), definition.checkpoint(),
                     definition.transform(), definition.config().batchSize(), definition.config().maxPending(),
                     new Membership(id), this::mustEnd);
             try {
@@ -155,7 +158,7 @@ final class Execution<T> {
             if (ingestion.stopped()) {
                 throw ended(id);
             }
-            boolean completed = bus.writeExecution("complete an execution's source",
+            boolean completed = bus.write("complete an execution's source",
                     writes -> writes.completeSource(id, receipt, bus.now()));
             if (!completed) {
                 throw leaseLost(id);
@@ -163,7 +166,7 @@ final class Execution<T> {
         } finally {
             heartbeat.shutdownNow();
             try {
-                bus.writeExecution("release an execution's source", writes -> {
+                bus.write("release an execution's source", writes -> {
                     writes.releaseSource(id, receipt);
                     return null;
                 });
@@ -193,7 +196,7 @@ final class Execution<T> {
         if (id == null) {
             return null;
         }
-        return result(bus.writeExecution("read an execution", writes -> writes.settleExecution(id, bus.now())),
+        return result(bus.write("read an execution", writes -> writes.settleExecution(id, bus.now())),
                 resumedCall);
     }
 
@@ -212,7 +215,7 @@ final class Execution<T> {
 
     private SourceClaim claim(String id) {
         long now = bus.now();
-        return bus.writeExecution("claim an execution's source",
+        return bus.write("claim an execution's source",
                 writes -> writes.claimSource(id, receipt, now, now + bus.executionLease().toMillis()));
     }
 
@@ -268,18 +271,13 @@ final class Execution<T> {
     private ExecutionResult result(StoredExecution execution, boolean resumed) {
         return new ExecutionResult(uuid(execution.executionId()), resumed, execution.sourceName(),
                 execution.checkpointName(), execution.sourceFingerprint(), execution.checkpointGeneration(),
-                execution.sourceCompletedAt() != null, instant(execution.sourceCompletedAt()),
-                instant(execution.completedAt()), Instant.ofEpochMilli(execution.createdAt()),
+                execution.sourceCompletedAt() != null, ExecutionSummary.instant(execution.sourceCompletedAt()),
+                ExecutionSummary.instant(execution.completedAt()), Instant.ofEpochMilli(execution.createdAt()),
                 Instant.ofEpochMilli(execution.updatedAt()), execution.itemsCommitted(), execution.eventsDispatched(),
                 execution.eventsUnrouted(), execution.deliveriesInserted(), execution.deliveriesDeduplicated(),
                 execution.batchesCommitted(), execution.ready() + execution.processing() + execution.acknowledged()
                 + execution.failed(), execution.ready(), execution.processing(), execution.acknowledged(),
                 execution.failed());
-    }
-
-    /** Returns the instant of epoch milliseconds, or null. */
-    static @Nullable Instant instant(@Nullable Long millis) {
-        return millis == null ? null : Instant.ofEpochMilli(millis);
     }
 
     /** Fences each batch by the source lease and makes its deliveries members of the execution. */

@@ -7,8 +7,8 @@ import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.StoredExecution;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Deletes complete executions of a bus in steps, each its own write transaction releasing at most
@@ -18,21 +18,26 @@ import org.slf4j.LoggerFactory;
  */
 final class ExecutionDeletions {
 
-    private static final Logger log = LoggerFactory.getLogger(EventBus.class);
+    private static final Logger log = BusRuntime.LOG;
 
     /** How many deliveries one step releases at most; tests of the package lower it. */
     static volatile int batchSize = 5_000;
 
-    private final EventBus bus;
+    private final BusRuntime bus;
+    private final Predicate<String> runsHere;
 
-    ExecutionDeletions(EventBus bus) {
+    /**
+     * @param runsHere tells whether a call of {@code execute} in this process runs the execution with a stored id
+     */
+    ExecutionDeletions(BusRuntime bus, Predicate<String> runsHere) {
         this.bus = bus;
+        this.runsHere = runsHere;
     }
 
     /** Deletes one complete execution; false when the bus has none with that id. */
     boolean delete(UUID executionId) {
         String id = ExecutionIds.stored(executionId);
-        if (bus.runsHere(id)) {
+        if (runsHere.test(id)) {
             throw new IllegalStateException("execution " + executionId + " is not complete: a call of execute in "
                     + "this process runs it; delete it once that call has returned");
         }
@@ -51,7 +56,7 @@ final class ExecutionDeletions {
         for (ExecutionRow row : bus.storedExecutions()) {
             boolean maybeDue = row.completedAt() == null ? row.sourceCompletedAt() != null
                     : row.completedAt() <= completedBefore;
-            if (maybeDue && !bus.runsHere(row.executionId())
+            if (maybeDue && !runsHere.test(row.executionId())
                     && deleteInSteps(row.executionId(), completedBefore).step() == ExecutionDeletion.Step.DELETED) {
                 deleted++;
             }
@@ -65,7 +70,7 @@ final class ExecutionDeletions {
         ExecutionDeletion step;
         do {
             long now = bus.now();
-            step = bus.writeExecution("delete an execution",
+            step = bus.write("delete an execution",
                     writes -> writes.deleteExecution(bus.name(), id, completedBefore, now, limit));
             released += step.released();
         } while (step.step() == ExecutionDeletion.Step.MORE);

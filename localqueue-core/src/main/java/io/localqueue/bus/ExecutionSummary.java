@@ -42,8 +42,13 @@ public record ExecutionSummary(UUID executionId, String sourceName, String check
     /** Returns the summary of a listed execution. */
     static ExecutionSummary of(ExecutionRow row) {
         return new ExecutionSummary(ExecutionIds.uuid(row.executionId()), row.sourceName(), row.checkpointName(),
-                Execution.instant(row.sourceCompletedAt()), Execution.instant(row.completedAt()),
+                instant(row.sourceCompletedAt()), instant(row.completedAt()),
                 Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), row.itemsCommitted(),
                 row.deliveriesInserted(), row.deliveriesDeduplicated());
+    }
+
+    /** Returns the instant of stored epoch milliseconds, or null. */
+    static @Nullable Instant instant(@Nullable Long millis) {
+        return millis == null ? null : Instant.ofEpochMilli(millis);
     }
 }

@@ -1,6 +1,7 @@
 package io.localqueue.bus;
 
 import io.localqueue.DeduplicationConflictException;
+import io.localqueue.LocalQueueDatabase;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.QueueWrites;
@@ -28,7 +29,7 @@ final class Fanout {
 
     /** The queue of a subscription of this bus. */
     String queueOf(String subscription) {
-        return EventBus.QUEUE_PREFIX + busName + ":" + subscription;
+        return LocalQueueDatabase.BUS_QUEUE_PREFIX + busName + ":" + subscription;
     }
 
     /** One event, encoded and routed. */

@@ -8,6 +8,7 @@ import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.StoredCheckpoint;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,7 +47,8 @@ final class Ingestion<T> {
         }
     }
 
-    private final EventBus bus;
+    private final Dispatcher dispatcher;
+    private final BusRuntime bus;
     private final SourceReader<T> reader;
     private final @Nullable String checkpoint;
     private final @Nullable String fingerprint;
@@ -65,10 +67,11 @@ final class Ingestion<T> {
     private @Nullable String lastCursor;
     private boolean stoppedEarly;
 
-    Ingestion(EventBus bus, SourceReader<T> reader, @Nullable String checkpoint, @Nullable String fingerprint,
+    Ingestion(Dispatcher dispatcher, SourceReader<T> reader, @Nullable String checkpoint, @Nullable String fingerprint,
               @Nullable StoredCheckpoint start, Function<? super T, ?> transform, int batchSize, long maxPending,
               BatchHook hook, BooleanSupplier stop) {
-        this.bus = bus;
+        this.dispatcher = dispatcher;
+        this.bus = dispatcher.runtime();
         this.reader = reader;
         this.checkpoint = checkpoint;
         this.fingerprint = fingerprint;
@@ -79,6 +82,39 @@ final class Ingestion<T> {
         this.maxPending = maxPending;
         this.hook = hook;
         this.stop = stop;
+    }
+
+    /** Prepares the ingestion of plain items, each numbered from 1 as its cursor, without a checkpoint. */
+    static <T> Ingestion<T> of(Dispatcher dispatcher, Iterable<T> source, Function<? super T, ?> transform) {
+        return new Ingestion<>(dispatcher, new NumberedItems<>(source.iterator()), null, null, null, transform,
+                SourceConfig.DEFAULT_BATCH_SIZE, 0, BatchHook.NONE, () -> false);
+    }
+
+    /**
+     * Prepares the ingestion of a resumable source at its checkpoint's cursor, refusing a changed source before it
+     * is opened.
+     *
+     * @throws SourceChangedException when the checkpoint follows a source with another fingerprint
+     */
+    static <T> Ingestion<T> resumable(Dispatcher dispatcher, ResumableSource<T> source, String checkpoint,
+                                      Function<? super T, ?> transform, int batchSize, long maxPending,
+                                      BatchHook hook, BooleanSupplier stop) {
+        StoredCheckpoint stored = dispatcher.runtime().readCheckpoint(checkpoint);
+        String fingerprint = source.fingerprint();
+        if (stored != null && !Objects.equals(stored.sourceFingerprint(), fingerprint)) {
+            throw sourceChanged(dispatcher.runtime().name(), checkpoint, stored.sourceFingerprint(), fingerprint);
+        }
+        SourceReader<T> reader = source.open(stored == null ? null : stored.cursor());
+        return new Ingestion<>(dispatcher, reader, checkpoint, fingerprint, stored, transform, batchSize, maxPending,
+                hook, stop);
+    }
+
+    /** The refusal of a source whose fingerprint is not the one its checkpoint follows. */
+    static SourceChangedException sourceChanged(String bus, String checkpoint, @Nullable String stored,
+                                                @Nullable String given) {
+        return new SourceChangedException("checkpoint '" + checkpoint + "' of bus '" + bus + "' follows a source "
+                + "with fingerprint " + stored + ", not " + given
+                + "; reset the checkpoint to ingest this source from its start");
     }
 
     /** Tells whether the last run ended because it was told to stop, before the source's end. */
@@ -110,12 +146,12 @@ final class Ingestion<T> {
                 }
                 Fanout.Plan plan;
                 try {
-                    plan = bus.plan(events, null);
+                    plan = dispatcher.plan(events, null);
                 } catch (InvalidEventIdentityException invalid) {
                     throw located(invalid, items, events);
                 }
-                bus.intercepted(plan, Map.of(), null, headed -> {
-                    bus.requireRouted(headed);
+                dispatcher.intercepted(plan, Map.of(), null, headed -> {
+                    dispatcher.requireRouted(headed);
                     commit(items, headed);
                     return null;
                 });
@@ -144,7 +180,7 @@ final class Ingestion<T> {
                                                   List<SourceRecord<T>> items, List<Object> events) {
         for (int i = 0; i < events.size(); i++) {
             try {
-                bus.plan(List.of(events.get(i)), null);
+                dispatcher.plan(List.of(events.get(i)), null);
             } catch (InvalidEventIdentityException refused) {
                 return new InvalidEventIdentityException(describe(items.get(i).value(), itemsRead + i + 1) + ": "
                         + refused.getMessage() + "; nothing of its batch was committed, and the ingestion stops "
@@ -166,7 +202,7 @@ final class Ingestion<T> {
         long pause = FIRST_PAUSE_MS;
         String cursor = items.get(items.size() - 1).cursor();
         while (true) {
-            Committed committed = bus.writeIngestion(writes -> attempt(writes, plan, cursor, items.size()));
+            Committed committed = bus.write("ingest", writes -> attempt(writes, plan, cursor, items.size()));
             Delivered delivered = committed.delivered();
             if (delivered.written()) {
                 expected = committed.checkpoint();
@@ -178,7 +214,7 @@ final class Ingestion<T> {
                 inserted += newRows;
                 deduplicated += delivered.inserted().size() - newRows;
                 batches++;
-                bus.signal(plan);
+                dispatcher.signal(plan);
                 return;
             }
             if (delivered.impossible()) {
@@ -250,6 +286,38 @@ final class Ingestion<T> {
 
         IngestionStopped() {
             super("the ingestion was told to stop while a batch waited for room", null, false, false);
+        }
+    }
+
+    /** Plain items as a source reader, each numbered from 1 as its cursor; closes the iterator when it can. */
+    private static final class NumberedItems<T> implements SourceReader<T> {
+        private final Iterator<T> items;
+        private long index;
+
+        NumberedItems(Iterator<T> items) {
+            this.items = items;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return items.hasNext();
+        }
+
+        @Override
+        public SourceRecord<T> next() {
+            index++;
+            return new SourceRecord<>(items.next(), Long.toString(index));
+        }
+
+        @Override
+        public void close() {
+            if (items instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception ignored) {
+                    // the ingestion's own outcome is what the caller hears
+                }
+            }
         }
     }
 

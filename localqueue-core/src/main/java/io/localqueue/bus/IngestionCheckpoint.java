@@ -13,10 +13,10 @@ import java.util.Optional;
  */
 public final class IngestionCheckpoint {
 
-    private final EventBus bus;
+    private final BusRuntime bus;
     private final String name;
 
-    IngestionCheckpoint(EventBus bus, String name) {
+    IngestionCheckpoint(BusRuntime bus, String name) {
         this.bus = bus;
         this.name = name;
     }

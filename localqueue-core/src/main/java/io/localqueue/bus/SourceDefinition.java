@@ -12,19 +12,12 @@ import java.util.function.Function;
 public final class SourceDefinition<T> {
 
     private final EventBus bus;
-    private final String name;
-    private final ResumableSource<T> source;
-    private final String checkpoint;
-    private final Function<? super T, ?> transform;
-    private final SourceConfig config = new SourceConfig();
+    private final SourceSpec<T> spec;
 
     SourceDefinition(EventBus bus, String name, ResumableSource<T> source, String checkpoint,
                      Function<? super T, ?> transform) {
         this.bus = bus;
-        this.name = name;
-        this.source = source;
-        this.checkpoint = checkpoint;
-        this.transform = transform;
+        this.spec = new SourceSpec<>(name, source, checkpoint, transform, new SourceConfig());
     }
 
     /**
@@ -33,7 +26,7 @@ public final class SourceDefinition<T> {
      * @return the name
      */
     public String name() {
-        return name;
+        return spec.name();
     }
 
     /**
@@ -42,7 +35,7 @@ public final class SourceDefinition<T> {
      * @return the source
      */
     public ResumableSource<T> source() {
-        return source;
+        return spec.source();
     }
 
     /**
@@ -51,7 +44,7 @@ public final class SourceDefinition<T> {
      * @return the name
      */
     public String checkpoint() {
-        return checkpoint;
+        return spec.checkpoint();
     }
 
     /**
@@ -60,7 +53,7 @@ public final class SourceDefinition<T> {
      * @return the transform
      */
     public Function<? super T, ?> transform() {
-        return transform;
+        return spec.transform();
     }
 
     /**
@@ -69,7 +62,7 @@ public final class SourceDefinition<T> {
      * @return the config
      */
     public SourceConfig config() {
-        return config;
+        return spec.config();
     }
 
     /**
@@ -89,12 +82,18 @@ public final class SourceDefinition<T> {
      * @throws io.localqueue.CheckpointConflictException when another ingestion moved the checkpoint meanwhile
      */
     public IngestionResult ingest() {
-        config.freeze();
-        return bus.ingest(source, checkpoint, transform, config.batchSize(), config.maxPending());
+        spec.config().freeze();
+        return bus.ingest(spec.source(), spec.checkpoint(), spec.transform(), spec.config().batchSize(),
+                spec.config().maxPending());
     }
 
     @Override
     public String toString() {
-        return "SourceDefinition[" + name + ", checkpoint " + checkpoint + "]";
+        return "SourceDefinition[" + spec.name() + ", checkpoint " + spec.checkpoint() + "]";
+    }
+
+    /** What the definition binds, for the execution of it. */
+    SourceSpec<T> spec() {
+        return spec;
     }
 }

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,18 +29,19 @@ public final class Subscription {
      */
     public static final String SERIALIZER_IDENTITY = JsonSerializer.IDENTITY;
 
-    private final EventBus bus;
+    private final BusRuntime bus;
     private final String name;
     private final SubscriptionConfig config;
-    /** Handlers by exact type; read on every delivery without a lock, written only before consuming starts. */
-    private final Map<String, EventHandler<Object>> exact = new ConcurrentHashMap<>();
-    private volatile @Nullable EventHandler<Object> wildcard;
-    private volatile boolean paused;
+    private final SubscriptionHandlers handlers;
+    /** This process's consumer of the subscription while it consumes here; set and cleared by the bus's consumers. */
+    private @Nullable SubscriptionConsumer consumer;
+    private boolean paused;
 
-    Subscription(EventBus bus, String name, int concurrency) {
+    Subscription(BusRuntime bus, String name) {
         this.bus = bus;
         this.name = name;
-        this.config = new SubscriptionConfig(name, concurrency);
+        this.config = bus.configOf(name);
+        this.handlers = new SubscriptionHandlers(name);
     }
 
     /**
@@ -85,7 +84,13 @@ public final class Subscription {
      * @throws QueueClosedException once the bus is closed
      */
     public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
-        bus.addRoutedHandler(this, type, handler);
+        bus.ensureOpen();
+        String typeName = bus.handledType(type, handler);
+        if (!bus.topology().routes(name, typeName)) {
+            throw new IllegalArgumentException("subscription '" + name + "' does not route '" + typeName
+                    + "'; add the route to the topology or use EventBus.handler(type, subscription, handler)");
+        }
+        handlers.put(typeName, handler);
         return this;
     }
 
@@ -96,7 +101,7 @@ public final class Subscription {
      * @return ready, leased, acknowledged and failed deliveries
      */
     public QueueStats stats() {
-        return bus.engineOf(this).stats();
+        return bus.engineOf(name).stats();
     }
 
     /**
@@ -109,7 +114,7 @@ public final class Subscription {
      * @throws IllegalArgumentException when {@code maxAge} is under one millisecond
      */
     public QueueStats stats(Duration maxAge) {
-        return bus.engineOf(this).stats(Durations.requirePositiveMillis(maxAge, "maxAge"));
+        return bus.engineOf(name).stats(Durations.requirePositiveMillis(maxAge, "maxAge"));
     }
 
     /**
@@ -119,7 +124,7 @@ public final class Subscription {
      * @return the diagnostics
      */
     public QueueDiagnostics diagnostics() {
-        return bus.engineOf(this).diagnostics(SERIALIZER_IDENTITY);
+        return bus.engineOf(name).diagnostics(SERIALIZER_IDENTITY);
     }
 
     /**
@@ -131,7 +136,7 @@ public final class Subscription {
      * @throws IllegalArgumentException when {@code maxAge} is under one millisecond
      */
     public QueueDiagnostics diagnostics(Duration maxAge) {
-        return bus.engineOf(this).diagnostics(SERIALIZER_IDENTITY, Durations.requirePositiveMillis(maxAge, "maxAge"));
+        return bus.engineOf(name).diagnostics(SERIALIZER_IDENTITY, Durations.requirePositiveMillis(maxAge, "maxAge"));
     }
 
     /**
@@ -140,7 +145,7 @@ public final class Subscription {
      * @return true while its consumer runs here
      */
     public boolean consuming() {
-        return bus.consumerOf(name) != null;
+        return consumer() != null;
     }
 
     /**
@@ -150,9 +155,8 @@ public final class Subscription {
      *
      * @since 0.1.0
      */
-    public void pause() {
+    public synchronized void pause() {
         paused = true;
-        SubscriptionConsumer consumer = bus.consumerOf(name);
         if (consumer != null) {
             consumer.pause();
         }
@@ -163,9 +167,8 @@ public final class Subscription {
      *
      * @since 0.1.0
      */
-    public void resume() {
+    public synchronized void resume() {
         paused = false;
-        SubscriptionConsumer consumer = bus.consumerOf(name);
         if (consumer != null) {
             consumer.resume();
         }
@@ -177,7 +180,7 @@ public final class Subscription {
      * @return true between {@link #pause()} and {@link #resume()}
      * @since 0.1.0
      */
-    public boolean isPaused() {
+    public synchronized boolean isPaused() {
         return paused;
     }
 
@@ -187,8 +190,8 @@ public final class Subscription {
      * @return zero when it does not consume here
      */
     public int activeDeliveries() {
-        SubscriptionConsumer consumer = bus.consumerOf(name);
-        return consumer == null ? 0 : consumer.activeDeliveries();
+        SubscriptionConsumer current = consumer();
+        return current == null ? 0 : current.activeDeliveries();
     }
 
     /**
@@ -217,7 +220,7 @@ public final class Subscription {
             throw new IllegalArgumentException("offset must not be negative, got " + offset);
         }
         List<FailedDelivery> failed = new ArrayList<>();
-        for (FailedRow row : bus.engineOf(this).listFailed(limit, offset)) {
+        for (FailedRow row : bus.engineOf(name).listFailed(limit, offset)) {
             EventCodec.Decoded decoded = bus.codec().decode(row.payload());
             failed.add(new FailedDelivery(row.id(), name, decoded.event(), decoded.typeName(), decoded.metadata(),
                     row.payload(), row.attempts(), FailureReason.fromStored(row.failureReason()), row.lastError(),
@@ -236,7 +239,7 @@ public final class Subscription {
      */
     public void retryFailed(long id) {
         try {
-            bus.engineOf(this).retryFailed(id);
+            bus.engineOf(name).retryFailed(id);
         } catch (JobNotFoundException missing) {
             throw new JobNotFoundException("delivery " + id + " is not a dead letter of subscription '" + name
                     + "' of bus '" + bus.name() + "'");
@@ -256,7 +259,7 @@ public final class Subscription {
      * @since 0.1.0
      */
     public int purge(Duration olderThan, boolean includeFailed) {
-        return bus.engineOf(this).purge(Durations.requireNonNegativeMillis(olderThan, "olderThan"), includeFailed);
+        return bus.engineOf(name).purge(Durations.requireNonNegativeMillis(olderThan, "olderThan"), includeFailed);
     }
 
     @Override
@@ -265,32 +268,25 @@ public final class Subscription {
     }
 
     /** Adds a handler; the bus has validated the routes. */
-    synchronized void put(String eventType, EventHandler<Object> handler) {
-        if (eventType.equals(BusTopology.WILDCARD)) {
-            if (wildcard != null) {
-                throw new IllegalArgumentException("subscription '" + name + "' has a wildcard handler already");
-            }
-            wildcard = handler;
-            return;
-        }
-        if (exact.containsKey(eventType)) {
-            throw new IllegalArgumentException("subscription '" + name + "' has a handler for '" + eventType
-                    + "' already");
-        }
-        exact.put(eventType, handler);
+    SubscriptionHandlers handlers() {
+        return handlers;
     }
 
-    /** Returns the handler of an event type: the exact one, else the wildcard, else null. */
-    @Nullable EventHandler<Object> handlerFor(String eventType) {
-        EventHandler<Object> handler = exact.get(eventType);
-        return handler != null ? handler : wildcard;
+    /** Returns this process's consumer, or null when the subscription does not consume here. */
+    synchronized @Nullable SubscriptionConsumer consumer() {
+        return consumer;
     }
 
-    boolean hasExact(String eventType) {
-        return exact.containsKey(eventType);
+    /** Starts consuming on a consumer, paused when the subscription was paused before. */
+    synchronized void consumeWith(SubscriptionConsumer started) {
+        this.consumer = started;
+        started.start(paused);
     }
 
-    boolean hasHandlers() {
-        return wildcard != null || !exact.isEmpty();
+    /** Forgets the consumer of a stop, and returns it; null when none consumed. */
+    synchronized @Nullable SubscriptionConsumer detach() {
+        SubscriptionConsumer stopped = consumer;
+        consumer = null;
+        return stopped;
     }
 }

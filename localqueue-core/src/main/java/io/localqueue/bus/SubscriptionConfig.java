@@ -31,6 +31,11 @@ public final class SubscriptionConfig {
         this.concurrency = concurrency;
     }
 
+    /** The name of the subscription these settings are of. */
+    String subscription() {
+        return subscription;
+    }
+
     /**
      * Sets how many of this subscription's handlers run at once in this process.
      *

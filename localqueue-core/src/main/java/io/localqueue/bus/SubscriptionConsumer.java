@@ -27,32 +27,34 @@ import org.slf4j.LoggerFactory;
 final class SubscriptionConsumer {
 
     /** Deliveries' outcomes log here, apart from the bus's own lines (an execution's progress among them). */
-    private static final Logger log = LoggerFactory.getLogger(Subscription.class);
+    private static final Logger log = LoggerFactory.getLogger("io.localqueue.bus.Subscription");
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private final EventBus bus;
-    private final Subscription subscription;
+    private final BusRuntime bus;
+    private final String subscription;
+    private final SubscriptionHandlers handlers;
     private final QueueEngine engine;
     private final FailurePolicy policy;
     private final HandlerTimeouts timeouts;
     private final ConsumerRuntime<ClaimedRow> runtime;
     private final DeliveryOutcomes outcomes;
 
-    SubscriptionConsumer(EventBus bus, Subscription subscription, QueueEngine engine) {
+    SubscriptionConsumer(BusRuntime bus, Dispatcher dispatcher, SubscriptionConfig config,
+                         SubscriptionHandlers handlers, QueueEngine engine) {
         this.bus = bus;
-        this.subscription = subscription;
+        this.subscription = config.subscription();
+        this.handlers = handlers;
         this.engine = engine;
-        SubscriptionConfig config = subscription.config();
         this.policy = new FailurePolicy(config.permanentErrors(), config.retry(), "permanent failure: ",
                 FailureReason.HANDLER_TIMEOUT);
-        String threads = "localqueue-bus-" + bus.name() + "-" + subscription.name() + "-";
+        String threads = "localqueue-bus-" + bus.name() + "-" + subscription + "-";
         this.timeouts = new HandlerTimeouts(config.handlerTimeout(), threads + "timeout");
         DeliveryObserver observer = bus.observer();
-        this.runtime = ConsumerRuntime.<ClaimedRow>builder(log, "subscription '" + subscription.name() + "' of bus '"
+        this.runtime = ConsumerRuntime.<ClaimedRow>builder(log, "subscription '" + subscription + "' of bus '"
                         + bus.name() + "'", engine)
                 .threads(config.concurrency(), null, threads + "handler-")
                 .heartbeats(bus.delivery().lease().dividedBy(3), threads + "heartbeat-")
-                .reports("localqueue-report-bus-" + bus.name() + "-" + subscription.name(),
+                .reports("localqueue-report-bus-" + bus.name() + "-" + subscription,
                         observer == DeliveryObserver.NONE ? "the log" : "observer " + observer)
                 .source(stop -> new ClaimFeed(engine, engine.queueName(), config.concurrency(), POLL_NANOS,
                         bus.delivery().lease(), config.prefetch(), stop))
@@ -60,11 +62,13 @@ final class SubscriptionConsumer {
                 .leaseExpired(lease -> outcomes().leaseExpired(lease))
                 .afterStop(this::closed)
                 .build();
-        this.outcomes = new DeliveryOutcomes(log, bus, subscription.name(), engine, policy, runtime.reports());
+        this.outcomes = new DeliveryOutcomes(log, dispatcher, bus.observer(), subscription, engine, policy,
+                runtime.reports());
     }
 
-    void start() {
-        if (subscription.isPaused()) {
+    /** Starts the consumer's threads, paused when asked. */
+    void start(boolean paused) {
+        if (paused) {
             runtime.pause();
         }
         runtime.start();
@@ -117,15 +121,15 @@ final class SubscriptionConsumer {
                     Objects.requireNonNullElse(decoded.error(), "unreadable"), unreadable, null);
             return;
         }
-        EventHandler<Object> handler = subscription.handlerFor(Objects.requireNonNull(type));
+        EventHandler<Object> handler = handlers.handlerFor(Objects.requireNonNull(type));
         if (handler == null) {
             outcomes.deadLetter(row, new DeliveryOutcomes.Ran(type, Duration.ZERO, null), "no handler registered "
-                    + "for '" + type + "' in '" + subscription.name() + "' in this process", FailureReason.NO_HANDLER,
+                    + "for '" + type + "' in '" + subscription + "' in this process", FailureReason.NO_HANDLER,
                     null);
             return;
         }
         DeliveryRun context = new DeliveryRun(Objects.requireNonNull(decoded.metadata()), row.attempts(),
-                subscription.name(), type, row.headers());
+                subscription, type, row.headers());
         runtime.took(1);
         try {
             run(row, handler, Objects.requireNonNull(decoded.event()), context);

@@ -452,9 +452,9 @@ class EventBusTest extends BusTestBase {
                 UserWelcomed.class).build());
         DispatchReceipt parent = bus.dispatch(new UserCreated("u-1", "Ann"));
         EventMetadata metadata = EventMetadata.root();
-        Fanout.Plan plan = bus.plan(List.of(new UserWelcomed("u-1")), metadata);
+        Fanout.Plan plan = bus.dispatcher().plan(List.of(new UserWelcomed("u-1")), metadata);
 
-        boolean acked = bus.emit("__bus__:default:mailer", parent.messageIds().get(0), "not-the-receipt", plan,
+        boolean acked = bus.dispatcher().emit("__bus__:default:mailer", parent.messageIds().get(0), "not-the-receipt", plan,
                 new DeliveryRun(metadata, 1, "mailer", "user.created", java.util.Map.of()));
 
         assertThat(acked).isFalse();
