@@ -39,10 +39,10 @@ public final class Acknowledgement {
      */
     public static <T> Acknowledgement of(SimpleQueue<T> queue, Job<T> job) {
         if (queue == null) {
-            throw new IllegalArgumentException("queue must not be null");
+            throw new InvalidArgumentException("queue", "queue must not be null");
         }
         if (job == null) {
-            throw new IllegalArgumentException("job must not be null");
+            throw new InvalidArgumentException("job", "job must not be null");
         }
         return new Acknowledgement(new Settler() {
             @Override

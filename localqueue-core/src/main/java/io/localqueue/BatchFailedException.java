@@ -36,7 +36,7 @@ public class BatchFailedException extends RuntimeException {
 
     private static String describe(Throwable cause) {
         if (cause == null) {
-            throw new IllegalArgumentException("cause must not be null");
+            throw new InvalidArgumentException("cause", "cause must not be null");
         }
         return cause.toString();
     }

@@ -29,10 +29,10 @@ public record DeliveryPolicy(Duration lease, int maxRetries) {
     public DeliveryPolicy {
         Durations.requirePositiveMillis(lease, "lease");
         if (maxRetries < 0) {
-            throw new IllegalArgumentException("maxRetries must be zero or more, got " + maxRetries);
+            throw new InvalidArgumentException("maxRetries", "maxRetries must be zero or more, got " + maxRetries);
         }
         if (maxRetries == Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("maxRetries must be below " + Integer.MAX_VALUE);
+            throw new InvalidArgumentException("maxRetries", "maxRetries must be below " + Integer.MAX_VALUE);
         }
     }
 

@@ -25,10 +25,7 @@ public final class Job<T> {
     private final Map<String, String> headers;
     private volatile Instant leaseExpiresAt;
     /** How this delivery was settled through a queue's {@code ack}, {@code nack} or {@code fail}, once it was. */
-    private volatile @Nullable JobOutcome settledAs;
-    /** Why, when that settlement made the job a dead letter, with the error it recorded. */
-    private volatile @Nullable FailureReason deadLetterReason;
-    private volatile @Nullable String deadLetterError;
+    private volatile @Nullable HandlerSettlement settled;
 
     Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt,
         Map<String, String> headers, Instant leaseExpiresAt) {
@@ -129,31 +126,14 @@ public final class Job<T> {
         return expiry;
     }
 
-    /** Records that this delivery was settled, so a worker running it does not settle it again. */
-    void settledAs(JobOutcome outcome) {
-        settledAs = outcome;
-    }
-
-    /** Records that this delivery made the job a dead letter, and why. */
-    void deadLettered(FailureReason reason, @Nullable String lastError) {
-        deadLetterReason = reason;
-        deadLetterError = lastError;
-        settledAs = JobOutcome.DEAD_LETTERED;
-    }
-
-    /** Returns why this delivery's settlement made the job a dead letter, or null. */
-    @Nullable FailureReason deadLetterReason() {
-        return deadLetterReason;
-    }
-
-    /** Returns the error recorded when this delivery made the job a dead letter, or null. */
-    @Nullable String deadLetterError() {
-        return deadLetterError;
+    /** Records how this delivery was settled through the queue, so a worker running it does not settle it again. */
+    void settled(HandlerSettlement settlement) {
+        settled = settlement;
     }
 
     /** Returns how this delivery was settled through the queue, or null while it was not. */
-    @Nullable JobOutcome settledAs() {
-        return settledAs;
+    @Nullable HandlerSettlement settled() {
+        return settled;
     }
 
     @Override

@@ -65,10 +65,10 @@ public final class JsonSerializer<T> implements Serializer<T> {
      */
     public static <T> JsonSerializer<T> of(Class<T> type, JsonMapper mapper) {
         if (type == null) {
-            throw new IllegalArgumentException("type must not be null");
+            throw new InvalidArgumentException("type", "type must not be null");
         }
         if (mapper == null) {
-            throw new IllegalArgumentException("mapper must not be null");
+            throw new InvalidArgumentException("mapper", "mapper must not be null");
         }
         return new JsonSerializer<>(mapper, mapper.constructType(type));
     }
@@ -100,10 +100,10 @@ public final class JsonSerializer<T> implements Serializer<T> {
      */
     public static <T> JsonSerializer<T> ofType(java.lang.reflect.Type type, JsonMapper mapper) {
         if (type == null) {
-            throw new IllegalArgumentException("type must not be null");
+            throw new InvalidArgumentException("type", "type must not be null");
         }
         if (mapper == null) {
-            throw new IllegalArgumentException("mapper must not be null");
+            throw new InvalidArgumentException("mapper", "mapper must not be null");
         }
         if (type instanceof java.lang.reflect.TypeVariable<?> variable) {
             throw new IllegalArgumentException("type " + variable + " is a type variable; give the actual type");
@@ -123,7 +123,7 @@ public final class JsonSerializer<T> implements Serializer<T> {
      */
     public static JsonMapper withPythonSpelling(JsonMapper mapper) {
         if (mapper == null) {
-            throw new IllegalArgumentException("mapper must not be null");
+            throw new InvalidArgumentException("mapper", "mapper must not be null");
         }
         return pythonSpelling(mapper.rebuild()).build();
     }

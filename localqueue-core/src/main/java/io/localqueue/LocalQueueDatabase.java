@@ -58,7 +58,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
     public static final String DEFAULT_SCHEMA = ServerSettings.DEFAULT_SCHEMA;
 
     static {
-        DatabaseHandles.register(handle -> ((LocalQueueDatabase) handle).acquireShared());
+        DatabaseHandles.register(LocalQueueDatabase.class, LocalQueueDatabase::acquireShared);
     }
 
     private final @Nullable Path path;
@@ -82,7 +82,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      */
     public static LocalQueueDatabase open(Path directory) {
         if (directory == null) {
-            throw new IllegalArgumentException("directory must not be null");
+            throw new InvalidArgumentException("directory", "directory must not be null");
         }
         Path canonical = SqliteQueueStore.prepareDirectory(directory);
         return new LocalQueueDatabase(directory, canonical.resolve(FILE_NAME), acquireCanonical(canonical));
@@ -128,7 +128,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      */
     public static ServerBuilder server(String jdbcUrl) {
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
-            throw new IllegalArgumentException("jdbcUrl must not be blank");
+            throw new InvalidArgumentException("jdbcUrl", "jdbcUrl must not be blank");
         }
         return new ServerBuilder(jdbcUrl);
     }
@@ -136,7 +136,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
     /** Opens (or joins) the tables of a schema reached through a caller's data source. */
     static Database acquire(DataSource dataSource, String schema) {
         if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
+            throw new InvalidArgumentException("dataSource", "dataSource must not be null");
         }
         ServerStores.DataSourceKey key = new ServerStores.DataSourceKey(dataSource,
                 ServerSettings.requireValidSchema(schema));
@@ -337,7 +337,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
          */
         public ServerBuilder username(String username) {
             if (username == null || username.isBlank()) {
-                throw new IllegalArgumentException("username must not be blank");
+                throw new InvalidArgumentException("username", "username must not be blank");
             }
             this.username = username;
             return this;
@@ -352,7 +352,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
          */
         public ServerBuilder password(String password) {
             if (password == null) {
-                throw new IllegalArgumentException("password must not be null");
+                throw new InvalidArgumentException("password", "password must not be null");
             }
             this.password = password;
             return this;

@@ -42,7 +42,7 @@ final class Outcomes<T> {
              ReportLane lane, Logger log) {
         this.log = log;
         this.queue = queue;
-        this.engine = queue.engine();
+        this.engine = queue.jobs().engine();
         this.policy = policy;
         this.observer = observer;
         this.jobFinished = jobFinished;
@@ -62,12 +62,11 @@ final class Outcomes<T> {
     }
 
     /** Reports a job its handler settled itself, through the queue's {@code ack}, {@code nack} or {@code fail}. */
-    void settledByHandler(Job<T> job, JobOutcome outcome, Duration took, @Nullable Throwable error) {
-        FailureReason reason = job.deadLetterReason();
-        String deadLetterError = job.deadLetterError();
-        finished(job, outcome, took, error, () -> {
+    void settledByHandler(Job<T> job, HandlerSettlement settled, Duration took, @Nullable Throwable error) {
+        FailureReason reason = settled.deadLetterReason();
+        finished(job, settled.outcome(), took, error, () -> {
             if (reason != null) {
-                deadLettered(job.id(), reason, deadLetterError, job.attempts() + 1);
+                deadLettered(job.id(), reason, settled.lastError(), job.attempts() + 1);
             }
         });
     }

@@ -35,7 +35,7 @@ public class RetryLaterException extends RuntimeException {
     public RetryLaterException(Duration delay, String message) {
         super(message);
         if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("delay must not be null or negative, got " + delay);
+            throw new InvalidArgumentException("delay", "delay must not be null or negative, got " + delay);
         }
         this.delay = delay;
     }

@@ -80,10 +80,10 @@ public final class RetryPolicy {
         long initial = Durations.requireNonNegativeMillis(initialDelay, "initialDelay");
         long max = Durations.requireNonNegativeMillis(maxDelay, "maxDelay");
         if (!Double.isFinite(multiplier) || multiplier <= 1.0) {
-            throw new IllegalArgumentException("multiplier must be finite and greater than 1, got " + multiplier);
+            throw new InvalidArgumentException("multiplier", "multiplier must be finite and greater than 1, got " + multiplier);
         }
         if (max < initial) {
-            throw new IllegalArgumentException("maxDelay (" + maxDelay + ") must not be shorter than initialDelay ("
+            throw new InvalidArgumentException("maxDelay", "maxDelay (" + maxDelay + ") must not be shorter than initialDelay ("
                     + initialDelay + ")");
         }
         return new RetryPolicy(requireAttempts(maxAttempts), initial, multiplier, max, jitter);
@@ -113,7 +113,7 @@ public final class RetryPolicy {
     /** The wait after {@code attempt}, with the jitter drawn from {@code random} (values in [0, 1)). */
     Duration delayAfter(int attempt, DoubleSupplier random) {
         if (attempt < 1) {
-            throw new IllegalArgumentException("attempt must be at least 1, got " + attempt);
+            throw new InvalidArgumentException("attempt", "attempt must be at least 1, got " + attempt);
         }
         // A power too large for a double is infinite, which the cap turns into the cap: no overflow.
         double base = initialMillis == 0 ? 0
@@ -124,7 +124,7 @@ public final class RetryPolicy {
 
     private static int requireAttempts(int maxAttempts) {
         if (maxAttempts < 1) {
-            throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+            throw new InvalidArgumentException("maxAttempts", "maxAttempts must be at least 1, got " + maxAttempts);
         }
         return maxAttempts;
     }

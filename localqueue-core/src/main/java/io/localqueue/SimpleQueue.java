@@ -3,7 +3,6 @@ package io.localqueue;
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
-import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.ReadyRow;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -52,6 +50,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     private static final long FOREVER = Durations.FOREVER;
 
     private final QueueEngine engine;
+    private final QueueJobs<T> jobs;
     private final Database database;
     private final Serializer<T> serializer;
     private final String name;
@@ -71,6 +70,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
         this.maxPendingJobs = builder.maxPendingJobs;
         this.engine = new QueueEngine(database, name, delivery, durability, maxPendingJobs.orElse(0),
                 builder.clock);
+        this.jobs = new QueueJobs<>(engine, name, serializer);
     }
 
     /**
@@ -319,7 +319,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @return the job
      */
     public Job<T> get() {
-        return toJob(engine.claim(FOREVER));
+        return jobs.job(engine.claim(FOREVER));
     }
 
     /**
@@ -333,7 +333,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      *                             write lock until then
      */
     public Job<T> get(Duration timeout) {
-        return toJob(engine.claim(Durations.timeoutNanos(timeout, "timeout")));
+        return jobs.job(engine.claim(Durations.timeoutNanos(timeout, "timeout")));
     }
 
     /**
@@ -345,7 +345,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @throws QueueEmptyException when no job is available, or the database is momentarily locked
      */
     public Job<T> getNowait() {
-        return toJob(engine.claim(0));
+        return jobs.job(engine.claim(0));
     }
 
     /**
@@ -357,7 +357,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void ack(Job<T> job) {
         requireArgument(job, "job");
         engine.ack(job.id(), job.receipt());
-        job.settledAs(JobOutcome.ACKED);
+        job.settled(HandlerSettlement.of(JobOutcome.ACKED));
     }
 
     /**
@@ -385,9 +385,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
         long delayMillis = Durations.requireNonNegativeMillis(delay, "delay");
         boolean dead = engine.nack(job.id(), job.receipt(), delayMillis, lastError, FailureReason.RETRIES_EXHAUSTED);
         if (dead) {
-            job.deadLettered(FailureReason.RETRIES_EXHAUSTED, lastError);
+            job.settled(HandlerSettlement.deadLettered(FailureReason.RETRIES_EXHAUSTED, lastError));
         } else {
-            job.settledAs(JobOutcome.RETRIED);
+            job.settled(HandlerSettlement.of(JobOutcome.RETRIED));
         }
     }
 
@@ -411,7 +411,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public void fail(Job<T> job, @Nullable String lastError) {
         requireArgument(job, "job");
         engine.fail(job.id(), job.receipt(), lastError, FailureReason.EXPLICIT_PERMANENT_FAILURE, null);
-        job.deadLettered(FailureReason.EXPLICIT_PERMANENT_FAILURE, lastError);
+        job.settled(HandlerSettlement.deadLettered(FailureReason.EXPLICIT_PERMANENT_FAILURE, lastError));
     }
 
     /**
@@ -716,45 +716,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
         return "SimpleQueue[name=" + name + ", file=" + database.store().location() + "]";
     }
 
-    /** Returns the engine beneath, for the worker. */
-    QueueEngine engine() {
-        return engine;
-    }
-
-    /**
-     * Decodes a claimed row into a job; a payload the serializer cannot decode makes the row a dead letter
-     * ({@link FailureReason#INVALID_PAYLOAD}) and throws {@link LocalQueueException} naming it.
-     */
-    Job<T> toJob(ClaimedRow row) {
-        Job<T> job = jobOrDeadLetter(row, (id, attempts, error, cause) -> {
-            throw new LocalQueueException("job " + id + " of queue '" + name + "' cannot be decoded by "
-                    + serializer.identity() + " and was moved to the dead letters: " + error, cause);
-        });
-        return Objects.requireNonNull(job);
-    }
-
-    /**
-     * Decodes a claimed row into a job, or makes it a dead letter ({@link FailureReason#INVALID_PAYLOAD}) when the
-     * serializer cannot decode its payload, tells {@code undecodable} and returns null.
-     */
-    @Nullable Job<T> jobOrDeadLetter(ClaimedRow row, Undecodable undecodable) {
-        T data;
-        try {
-            data = serializer.deserialize(row.payload());
-        } catch (RuntimeException failure) {
-            String error = Errors.describe(failure);
-            engine.fail(row.id(), row.receipt(), error, FailureReason.INVALID_PAYLOAD, null);
-            undecodable.deadLettered(row.id(), row.attempts(), error, failure);
-            return null;
-        }
-        return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(), row.headers(),
-                Instant.ofEpochMilli(row.leaseUntil()));
-    }
-
-    /** Told of a claimed job whose payload could not be decoded, once it is a dead letter. */
-    @FunctionalInterface
-    interface Undecodable {
-        void deadLettered(long id, int attempts, String decodeError, RuntimeException cause);
+    /** Returns the engine beneath and the decoding of its claims, for the worker. */
+    QueueJobs<T> jobs() {
+        return jobs;
     }
 
     private FailedMessage<T> toFailedMessage(FailedRow row) {
@@ -775,10 +739,10 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     private static void requirePage(int limit, int offset) {
         if (limit < 0) {
-            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+            throw new InvalidArgumentException("limit", "limit must not be negative, got " + limit);
         }
         if (offset < 0) {
-            throw new IllegalArgumentException("offset must not be negative, got " + offset);
+            throw new InvalidArgumentException("offset", "offset must not be negative, got " + offset);
         }
     }
 
@@ -788,20 +752,20 @@ public final class SimpleQueue<T> implements AutoCloseable {
     private byte[] serialize(@Nullable T data, String parameter) {
         engine.ensureOpen();
         if (data == null) {
-            throw new IllegalArgumentException(parameter + " must not be null");
+            throw new InvalidArgumentException(parameter, parameter + " must not be null");
         }
         byte[] bytes;
         try {
             bytes = serializer.serialize(data);
         } catch (RuntimeException failure) {
-            throw new IllegalArgumentException(parameter + " cannot be serialized by " + serializer.identity() + ": "
+            throw new InvalidArgumentException(parameter, parameter + " cannot be serialized by " + serializer.identity() + ": "
                     + failure.getMessage(), failure);
         }
         if (bytes == null) {
-            throw new IllegalArgumentException(parameter + " was serialized to null by " + serializer.identity());
+            throw new InvalidArgumentException(parameter, parameter + " was serialized to null by " + serializer.identity());
         }
         if (bytes.length > Serializer.MAX_PAYLOAD_BYTES) {
-            throw new IllegalArgumentException(parameter + " was serialized by " + serializer.identity() + " to "
+            throw new InvalidArgumentException(parameter, parameter + " was serialized by " + serializer.identity() + " to "
                     + bytes.length + " bytes, over the limit of " + Serializer.MAX_PAYLOAD_BYTES + " bytes");
         }
         return bytes;
@@ -809,7 +773,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     private static <V> V requireArgument(@Nullable V value, String name) {
         if (value == null) {
-            throw new IllegalArgumentException(name + " must not be null");
+            throw new InvalidArgumentException(name, name + " must not be null");
         }
         return value;
     }
@@ -847,7 +811,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
          */
         public Builder<T> name(String name) {
             if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
+                throw new InvalidArgumentException("name", "name must not be blank");
             }
             this.name = StoredText.requireWellFormed(name, "name");
             return this;
@@ -884,7 +848,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
          */
         public Builder<T> maxPendingJobs(long maxPendingJobs) {
             if (maxPendingJobs <= 0) {
-                throw new IllegalArgumentException("maxPendingJobs must be positive, got " + maxPendingJobs);
+                throw new InvalidArgumentException("maxPendingJobs", "maxPendingJobs must be positive, got " + maxPendingJobs);
             }
             this.maxPendingJobs = OptionalLong.of(maxPendingJobs);
             return this;

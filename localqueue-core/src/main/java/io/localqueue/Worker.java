@@ -106,6 +106,7 @@ public final class Worker<T> implements AutoCloseable {
 
     private final SimpleQueue<T> queue;
     private final QueueEngine engine;
+    private final QueueJobs<T> decoding;
     private final @Nullable JobHandler<T> handler;
     private final @Nullable Batches<T> batches;
     private final Duration shutdownTimeout;
@@ -115,7 +116,8 @@ public final class Worker<T> implements AutoCloseable {
 
     private Worker(Builder<T> builder) {
         this.queue = builder.queue;
-        this.engine = queue.engine();
+        this.decoding = queue.jobs();
+        this.engine = decoding.engine();
         this.handler = builder.handler;
         this.batches = builder.batchHandler == null ? null
                 : new Batches<>(builder.batchHandler, builder.batchSize, builder.batchWait.toNanos());
@@ -155,7 +157,7 @@ public final class Worker<T> implements AutoCloseable {
     public static <T> Builder<T> builder(SimpleQueue<T> queue, JobHandler<T> handler) {
         Builder.requireQueue(queue);
         if (handler == null) {
-            throw new IllegalArgumentException("handler must not be null");
+            throw new InvalidArgumentException("handler", "handler must not be null");
         }
         return new Builder<>(queue, handler, null);
     }
@@ -174,7 +176,7 @@ public final class Worker<T> implements AutoCloseable {
     public static <T> Builder<T> batchBuilder(SimpleQueue<T> queue, BatchJobHandler<T> handler) {
         Builder.requireQueue(queue);
         if (handler == null) {
-            throw new IllegalArgumentException("handler must not be null");
+            throw new InvalidArgumentException("handler", "handler must not be null");
         }
         return new Builder<>(queue, null, handler);
     }
@@ -189,7 +191,7 @@ public final class Worker<T> implements AutoCloseable {
      */
     public static Duration defaultHeartbeatInterval(Duration lease) {
         if (lease == null) {
-            throw new IllegalArgumentException("lease must not be null");
+            throw new InvalidArgumentException("lease", "lease must not be null");
         }
         return lease.dividedBy(HEARTBEATS_PER_LEASE);
     }
@@ -353,7 +355,7 @@ public final class Worker<T> implements AutoCloseable {
     }
 
     private void handle(ClaimedRow row) {
-        Job<T> job = queue.jobOrDeadLetter(row, outcomes::undecodable);
+        Job<T> job = decoding.jobOrDeadLetter(row, outcomes::undecodable);
         if (job != null) {
             process(job);
         }
@@ -386,7 +388,7 @@ public final class Worker<T> implements AutoCloseable {
     private void handleBatch(List<ClaimedRow> rows) {
         List<Job<T>> jobs = new ArrayList<>(rows.size());
         for (ClaimedRow row : rows) {
-            Job<T> job = queue.jobOrDeadLetter(row, outcomes::undecodable);
+            Job<T> job = decoding.jobOrDeadLetter(row, outcomes::undecodable);
             if (job != null) {
                 jobs.add(job);
             }
@@ -432,7 +434,7 @@ public final class Worker<T> implements AutoCloseable {
 
     /** Hands one job's outcome to the engine, unless its handler settled it or its lease was lost meanwhile. */
     private void settle(Job<T> job, @Nullable Throwable error, boolean leaseLost, Duration took) {
-        JobOutcome settledByHandler = job.settledAs();
+        HandlerSettlement settledByHandler = job.settled();
         if (settledByHandler != null) {
             outcomes.settledByHandler(job, settledByHandler, took, error);
         } else if (leaseLost) {
@@ -480,7 +482,7 @@ public final class Worker<T> implements AutoCloseable {
 
         private static void requireQueue(@Nullable SimpleQueue<?> queue) {
             if (queue == null) {
-                throw new IllegalArgumentException("queue must not be null");
+                throw new InvalidArgumentException("queue", "queue must not be null");
             }
         }
 
@@ -495,7 +497,7 @@ public final class Worker<T> implements AutoCloseable {
         public Builder<T> batchSize(int size) {
             requireBatches("batchSize");
             if (size < 1 || size > MAX_BATCH_SIZE) {
-                throw new IllegalArgumentException("batchSize must be between 1 and " + MAX_BATCH_SIZE + ", got "
+                throw new InvalidArgumentException("batchSize", "batchSize must be between 1 and " + MAX_BATCH_SIZE + ", got "
                         + size);
             }
             this.batchSize = size;
@@ -517,7 +519,7 @@ public final class Worker<T> implements AutoCloseable {
             Durations.timeoutNanos(wait, "batchWait");
             Duration lease = queue.delivery().lease();
             if (wait.multipliedBy(2).compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("batchWait must be under half the queue lease (" + lease
+                throw new InvalidArgumentException("batchWait", "batchWait must be under half the queue lease (" + lease
                         + "), got " + wait);
             }
             this.batchWait = wait;
@@ -539,11 +541,11 @@ public final class Worker<T> implements AutoCloseable {
         @SafeVarargs
         public final Builder<T> permanentErrors(Class<? extends Throwable>... types) {
             if (types == null) {
-                throw new IllegalArgumentException("permanentErrors must not be null");
+                throw new InvalidArgumentException("permanentErrors", "permanentErrors must not be null");
             }
             for (Class<? extends Throwable> type : types) {
                 if (type == null) {
-                    throw new IllegalArgumentException("permanentErrors must not contain null");
+                    throw new InvalidArgumentException("permanentErrors", "permanentErrors must not contain null");
                 }
                 permanentErrors.add(type);
             }
@@ -562,7 +564,7 @@ public final class Worker<T> implements AutoCloseable {
          */
         public Builder<T> retry(RetryPolicy policy) {
             if (policy == null) {
-                throw new IllegalArgumentException("retry must not be null");
+                throw new InvalidArgumentException("retry", "retry must not be null");
             }
             int budget = queue.delivery().maxAttempts();
             if (policy.maxAttempts() != budget) {
@@ -584,7 +586,7 @@ public final class Worker<T> implements AutoCloseable {
         public Builder<T> heartbeatInterval(Duration interval) {
             Durations.requirePositiveMillis(interval, "heartbeatInterval");
             if (interval.compareTo(queue.delivery().lease()) >= 0) {
-                throw new IllegalArgumentException("heartbeatInterval must be smaller than the queue lease ("
+                throw new InvalidArgumentException("heartbeatInterval", "heartbeatInterval must be smaller than the queue lease ("
                         + queue.delivery().lease() + "), got " + interval);
             }
             this.heartbeatInterval = interval;
@@ -612,7 +614,7 @@ public final class Worker<T> implements AutoCloseable {
          */
         public Builder<T> concurrency(int concurrency) {
             if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+                throw new InvalidArgumentException("concurrency", "concurrency must be at least 1, got " + concurrency);
             }
             this.concurrency = concurrency;
             return this;
@@ -653,7 +655,7 @@ public final class Worker<T> implements AutoCloseable {
          */
         public Builder<T> observer(WorkerObserver observer) {
             if (observer == null) {
-                throw new IllegalArgumentException("observer must not be null");
+                throw new InvalidArgumentException("observer", "observer must not be null");
             }
             this.observer = observer;
             return this;
@@ -667,7 +669,7 @@ public final class Worker<T> implements AutoCloseable {
          */
         public Builder<T> name(String name) {
             if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
+                throw new InvalidArgumentException("name", "name must not be blank");
             }
             this.name = name;
             return this;
@@ -685,7 +687,7 @@ public final class Worker<T> implements AutoCloseable {
          */
         public Builder<T> executor(Executor executor) {
             if (executor == null) {
-                throw new IllegalArgumentException("executor must not be null");
+                throw new InvalidArgumentException("executor", "executor must not be null");
             }
             this.executor = executor;
             return this;

@@ -35,6 +35,30 @@ class BadInputTest extends QueueTestBase {
     /** One millisecond beyond the largest delay or lease the reference accepts (9,007,199,254,740 s). */
     private static final Duration BEYOND_MAXIMUM = Duration.ofSeconds(9_007_199_254_740L).plusMillis(1);
 
+    // ---- the refused parameter, as data ---------------------------------------------------------------------------
+
+    @Test
+    void aRefusedArgumentNamesItsParameterAsDataNotOnlyInItsMessage() {
+        SimpleQueue<Object> queue = queue();
+
+        assertThat(refusal(() -> RetryPolicy.exponential(3, Duration.ofSeconds(1), 0.5, Duration.ofSeconds(10), true)))
+                .isEqualTo("multiplier");
+        assertThat(refusal(() -> RetryPolicy.exponential(3, Duration.ofSeconds(10), 2.0, Duration.ofSeconds(1), true)))
+                .isEqualTo("maxDelay");
+        assertThat(refusal(() -> RetryPolicy.fixed(0, Duration.ZERO))).isEqualTo("maxAttempts");
+        assertThat(refusal(() -> queue.get(Duration.ofMillis(-1)))).isEqualTo("timeout");
+        assertThat(refusal(() -> queue.put(null))).isEqualTo("data");
+        assertThat(refusal(() -> DeliveryPolicy.defaults().withLease(Duration.ZERO))).isEqualTo("lease");
+        assertThat(refusal(() -> io.localqueue.bus.EventBus.builder(database()).concurrency(0))).isEqualTo("concurrency");
+    }
+
+    /** The parameter an {@link InvalidArgumentException} names, failing when the call throws anything else. */
+    private static String refusal(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(call);
+        assertThat(thrown).isInstanceOf(InvalidArgumentException.class);
+        return ((InvalidArgumentException) thrown).parameter();
+    }
+
     // ---- payloads -----------------------------------------------------------------------------------------------
 
     @Test

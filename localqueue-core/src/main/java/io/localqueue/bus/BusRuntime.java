@@ -1,6 +1,7 @@
 package io.localqueue.bus;
 
 import io.localqueue.DeliveryPolicy;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.RetryPolicy;
 import io.localqueue.internal.engine.Database;
@@ -103,7 +104,7 @@ final class BusRuntime {
      */
     String handledType(Class<?> type, @Nullable Object handler) {
         if (handler == null) {
-            throw new IllegalArgumentException("handler must not be null");
+            throw new InvalidArgumentException("handler", "handler must not be null");
         }
         return register(type).name();
     }

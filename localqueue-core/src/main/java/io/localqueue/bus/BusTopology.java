@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -90,7 +91,7 @@ public final class BusTopology {
      */
     public static BusTopology of(Map<String, ? extends Collection<?>> routes) {
         if (routes == null) {
-            throw new IllegalArgumentException("routes must not be null");
+            throw new InvalidArgumentException("routes", "routes must not be null");
         }
         TreeMap<String, TreeSet<String>> normalized = new TreeMap<>();
         for (Map.Entry<String, ? extends Collection<?>> route : routes.entrySet()) {
@@ -136,7 +137,7 @@ public final class BusTopology {
      */
     public List<String> subscriptionsFor(String eventType) {
         if (eventType == null) {
-            throw new IllegalArgumentException("eventType must not be null");
+            throw new InvalidArgumentException("eventType", "eventType must not be null");
         }
         List<String> subscriptions = subscriptionsByType.get(eventType);
         return subscriptions != null ? subscriptions : wildcardSubscriptions;
@@ -151,7 +152,7 @@ public final class BusTopology {
      */
     public boolean hasSubscription(String name) {
         if (name == null) {
-            throw new IllegalArgumentException("name must not be null");
+            throw new InvalidArgumentException("name", "name must not be null");
         }
         return routes.containsKey(name);
     }
@@ -167,10 +168,10 @@ public final class BusTopology {
      */
     public boolean routes(String subscription, String eventType) {
         if (subscription == null) {
-            throw new IllegalArgumentException("subscription must not be null");
+            throw new InvalidArgumentException("subscription", "subscription must not be null");
         }
         if (eventType == null) {
-            throw new IllegalArgumentException("eventType must not be null");
+            throw new InvalidArgumentException("eventType", "eventType must not be null");
         }
         Set<String> patterns = routes.get(subscription);
         return patterns != null && (patterns.contains(eventType) || patterns.contains(WILDCARD));

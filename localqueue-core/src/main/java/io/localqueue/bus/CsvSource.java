@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.internal.bus.CanonicalJson;
 import io.localqueue.internal.csv.CsvFields;
 import io.localqueue.internal.csv.CsvParserDependency;
@@ -91,7 +92,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
      */
     public static Builder builder(Path path) {
         if (path == null) {
-            throw new IllegalArgumentException("path must not be null");
+            throw new InvalidArgumentException("path", "path must not be null");
         }
         return new Builder(path);
     }
@@ -181,7 +182,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
          */
         public Builder dialect(Dialect dialect) {
             if (dialect == null) {
-                throw new IllegalArgumentException("dialect must not be null");
+                throw new InvalidArgumentException("dialect", "dialect must not be null");
             }
             this.delimiter = dialect.delimiter;
             this.quote = '"';
@@ -241,7 +242,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
          */
         public Builder charset(Charset charset) {
             if (charset == null) {
-                throw new IllegalArgumentException("charset must not be null");
+                throw new InvalidArgumentException("charset", "charset must not be null");
             }
             if (!Arrays.equals("\n\r".getBytes(charset), new byte[] {'\n', '\r'})) {
                 throw new IllegalArgumentException("charset " + charset + " does not write a line break as one byte;"
@@ -260,12 +261,12 @@ public final class CsvSource implements ResumableSource<CsvRow> {
          */
         public Builder header(List<String> columns) {
             if (columns == null || columns.isEmpty()) {
-                throw new IllegalArgumentException("header must name at least one column");
+                throw new InvalidArgumentException("header", "header must name at least one column");
             }
             Set<String> unique = new LinkedHashSet<>();
             for (String column : columns) {
                 if (column == null || !unique.add(column)) {
-                    throw new IllegalArgumentException("header must name each column once, not null: " + columns);
+                    throw new InvalidArgumentException("header", "header must name each column once, not null: " + columns);
                 }
             }
             this.header = List.copyOf(columns);
@@ -282,7 +283,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
          */
         public Builder fingerprint(String fingerprint) {
             if (fingerprint == null || fingerprint.isBlank()) {
-                throw new IllegalArgumentException("fingerprint must not be blank");
+                throw new InvalidArgumentException("fingerprint", "fingerprint must not be blank");
             }
             this.fingerprint = fingerprint;
             return this;
@@ -306,7 +307,7 @@ public final class CsvSource implements ResumableSource<CsvRow> {
 
         private static void requireNotLineBreak(char character, String parameter) {
             if (character == '\n' || character == '\r') {
-                throw new IllegalArgumentException(parameter + " must not be a line break");
+                throw new InvalidArgumentException(parameter, parameter + " must not be a line break");
             }
         }
     }

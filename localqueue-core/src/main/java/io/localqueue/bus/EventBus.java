@@ -3,6 +3,7 @@ package io.localqueue.bus;
 import io.localqueue.DeduplicationConflictException;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueClosedException;
@@ -76,11 +77,11 @@ public final class EventBus implements AutoCloseable {
      */
     public static Builder builder(Path directory) {
         if (directory == null) {
-            throw new IllegalArgumentException("directory must not be null");
+            throw new InvalidArgumentException("directory", "directory must not be null");
         }
         return new Builder(() -> {
             try (LocalQueueDatabase handle = LocalQueueDatabase.open(directory)) {
-                return DatabaseHandles.retain(handle);
+                return DatabaseHandles.retain(LocalQueueDatabase.class, handle);
             }
         });
     }
@@ -94,12 +95,12 @@ public final class EventBus implements AutoCloseable {
      */
     public static Builder builder(LocalQueueDatabase database) {
         if (database == null) {
-            throw new IllegalArgumentException("database must not be null");
+            throw new InvalidArgumentException("database", "database must not be null");
         }
         if (database.isClosed()) {
             throw new IllegalArgumentException("database " + database + " is closed");
         }
-        return new Builder(() -> DatabaseHandles.retain(database));
+        return new Builder(() -> DatabaseHandles.retain(LocalQueueDatabase.class, database));
     }
 
     /**
@@ -168,7 +169,7 @@ public final class EventBus implements AutoCloseable {
      */
     public List<DispatchReceipt> dispatchAll(List<?> events) {
         if (events == null) {
-            throw new IllegalArgumentException("events must not be null");
+            throw new InvalidArgumentException("events", "events must not be null");
         }
         return dispatcher.dispatchAll(events);
     }
@@ -197,7 +198,7 @@ public final class EventBus implements AutoCloseable {
      */
     public <T> IngestionResult ingest(Iterable<T> source, Function<? super T, ?> transform) {
         if (source == null) {
-            throw new IllegalArgumentException("source must not be null");
+            throw new InvalidArgumentException("source", "source must not be null");
         }
         requireTransform(transform);
         runtime.ensureOpen();
@@ -221,15 +222,15 @@ public final class EventBus implements AutoCloseable {
     public <T> IngestionResult ingest(ResumableSource<T> source, String checkpoint, Function<? super T, ?> transform,
                                       int batchSize, long maxPending) {
         if (source == null) {
-            throw new IllegalArgumentException("source must not be null");
+            throw new InvalidArgumentException("source", "source must not be null");
         }
         requireCheckpointName(checkpoint);
         requireTransform(transform);
         if (batchSize < 1) {
-            throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+            throw new InvalidArgumentException("batchSize", "batchSize must be at least 1, got " + batchSize);
         }
         if (maxPending < 0) {
-            throw new IllegalArgumentException("maxPending must be positive, or 0 for none, got " + maxPending);
+            throw new InvalidArgumentException("maxPending", "maxPending must be positive, or 0 for none, got " + maxPending);
         }
         runtime.ensureOpen();
         return Ingestion.resumable(dispatcher, source, checkpoint, transform, batchSize, maxPending,
@@ -250,7 +251,7 @@ public final class EventBus implements AutoCloseable {
     public <T> SourceDefinition<T> source(ResumableSource<T> source, String checkpoint,
                                           Function<? super T, ?> transform) {
         if (source == null) {
-            throw new IllegalArgumentException("source must not be null");
+            throw new InvalidArgumentException("source", "source must not be null");
         }
         requireCheckpointName(checkpoint);
         requireTransform(transform);
@@ -322,10 +323,10 @@ public final class EventBus implements AutoCloseable {
      */
     public Subscription on(String pattern, String subscription, EventHandler<Object> handler) {
         if (pattern == null || pattern.isBlank()) {
-            throw new IllegalArgumentException("pattern must not be blank");
+            throw new InvalidArgumentException("pattern", "pattern must not be blank");
         }
         if (handler == null) {
-            throw new IllegalArgumentException("handler must not be null");
+            throw new InvalidArgumentException("handler", "handler must not be null");
         }
         return consumers.on(pattern, subscription, handler);
     }
@@ -356,7 +357,7 @@ public final class EventBus implements AutoCloseable {
      */
     public ExecutionResult execute(SourceDefinition<?> definition, @Nullable Duration timeout) {
         if (definition == null || definition.bus() != this) {
-            throw new IllegalArgumentException("definition must be one of this bus's, made by its source(…)");
+            throw new InvalidArgumentException("definition", "definition must be one of this bus's, made by its source(…)");
         }
         if (timeout != null) {
             io.localqueue.internal.time.Durations.requirePositiveMillis(timeout, "timeout");
@@ -494,7 +495,7 @@ public final class EventBus implements AutoCloseable {
      */
     public boolean deleteExecution(UUID executionId) {
         if (executionId == null) {
-            throw new IllegalArgumentException("executionId must not be null");
+            throw new InvalidArgumentException("executionId", "executionId must not be null");
         }
         return executions.delete(executionId);
     }
@@ -542,19 +543,19 @@ public final class EventBus implements AutoCloseable {
 
     private static void requireTransform(@Nullable Function<?, ?> transform) {
         if (transform == null) {
-            throw new IllegalArgumentException("transform must not be null");
+            throw new InvalidArgumentException("transform", "transform must not be null");
         }
     }
 
     private static void requireCheckpointName(@Nullable String checkpoint) {
         if (checkpoint == null || checkpoint.isBlank()) {
-            throw new IllegalArgumentException("checkpoint must not be blank");
+            throw new InvalidArgumentException("checkpoint", "checkpoint must not be blank");
         }
     }
 
     private static Object requireEvent(@Nullable Object event) {
         if (event == null) {
-            throw new IllegalArgumentException("event must not be null");
+            throw new InvalidArgumentException("event", "event must not be null");
         }
         return event;
     }
@@ -604,7 +605,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder topology(BusTopology topology) {
             if (topology == null) {
-                throw new IllegalArgumentException("topology must not be null");
+                throw new InvalidArgumentException("topology", "topology must not be null");
             }
             this.topology = topology;
             return this;
@@ -619,7 +620,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder delivery(DeliveryPolicy delivery) {
             if (delivery == null) {
-                throw new IllegalArgumentException("delivery must not be null");
+                throw new InvalidArgumentException("delivery", "delivery must not be null");
             }
             this.delivery = delivery;
             return this;
@@ -634,7 +635,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder durability(DurabilityMode durability) {
             if (durability == null) {
-                throw new IllegalArgumentException("durability must not be null");
+                throw new InvalidArgumentException("durability", "durability must not be null");
             }
             this.durability = durability;
             return this;
@@ -660,7 +661,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder concurrency(int concurrency) {
             if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+                throw new InvalidArgumentException("concurrency", "concurrency must be at least 1, got " + concurrency);
             }
             this.concurrency = concurrency;
             return this;
@@ -687,7 +688,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder clock(Clock clock) {
             if (clock == null) {
-                throw new IllegalArgumentException("clock must not be null");
+                throw new InvalidArgumentException("clock", "clock must not be null");
             }
             this.clock = clock;
             return this;
@@ -716,7 +717,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder observer(DeliveryObserver observer) {
             if (observer == null) {
-                throw new IllegalArgumentException("observer must not be null");
+                throw new InvalidArgumentException("observer", "observer must not be null");
             }
             this.observer = observer;
             return this;
@@ -735,7 +736,7 @@ public final class EventBus implements AutoCloseable {
          */
         public Builder dispatchInterceptor(DispatchInterceptor interceptor) {
             if (interceptor == null) {
-                throw new IllegalArgumentException("interceptor must not be null");
+                throw new InvalidArgumentException("interceptor", "interceptor must not be null");
             }
             this.interceptor = interceptor;
             return this;

@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 /**
  * An event with metadata of the caller's choosing, for dispatching or emitting it under a known id (so that a
  * retried dispatch is stored once) or in a chain of the caller's; a bare event gets new metadata instead.
@@ -18,10 +19,10 @@ public record EventEnvelope<E>(E event, EventMetadata metadata) {
      */
     public EventEnvelope {
         if (event == null) {
-            throw new IllegalArgumentException("event must not be null");
+            throw new InvalidArgumentException("event", "event must not be null");
         }
         if (metadata == null) {
-            throw new IllegalArgumentException("metadata must not be null");
+            throw new InvalidArgumentException("metadata", "metadata must not be null");
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,13 +28,13 @@ public record EventMetadata(UUID eventId, UUID correlationId, @Nullable UUID cau
      */
     public EventMetadata {
         if (eventId == null) {
-            throw new IllegalArgumentException("eventId must not be null");
+            throw new InvalidArgumentException("eventId", "eventId must not be null");
         }
         if (correlationId == null) {
-            throw new IllegalArgumentException("correlationId must not be null");
+            throw new InvalidArgumentException("correlationId", "correlationId must not be null");
         }
         if (createdAt == null) {
-            throw new IllegalArgumentException("createdAt must not be null");
+            throw new InvalidArgumentException("createdAt", "createdAt must not be null");
         }
         createdAt = createdAt.truncatedTo(ChronoUnit.MICROS);
     }

@@ -1,6 +1,7 @@
 package io.localqueue.bus;
 
 import io.localqueue.DeduplicationConflictException;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
@@ -100,7 +101,7 @@ final class Fanout {
         List<String> unrouted = new ArrayList<>();
         for (Object item : events) {
             if (item == null) {
-                throw new IllegalArgumentException("event must not be null");
+                throw new InvalidArgumentException("event", "event must not be null");
             }
             Object event = item;
             EventMetadata metadata;

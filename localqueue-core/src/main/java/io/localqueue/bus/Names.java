@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.regex.Pattern;
 
 /** The rule for bus and subscription names, the one the Python library's bus enforces. */
@@ -24,10 +25,10 @@ final class Names {
      */
     static String requireValid(String name, String parameter) {
         if (name == null) {
-            throw new IllegalArgumentException(parameter + " must not be null");
+            throw new InvalidArgumentException(parameter, parameter + " must not be null");
         }
         if (!isValid(name)) {
-            throw new IllegalArgumentException(parameter + " '" + name + "' is invalid: it must start with a letter "
+            throw new InvalidArgumentException(parameter, parameter + " '" + name + "' is invalid: it must start with a letter "
                     + "or digit and hold only letters, digits, '_', '.' and '-'");
         }
         return name;

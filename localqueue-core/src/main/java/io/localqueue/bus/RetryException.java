@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -35,7 +36,7 @@ public class RetryException extends RuntimeException {
     public RetryException(String reason, @Nullable Duration after) {
         super(reason);
         if (after != null && after.isNegative()) {
-            throw new IllegalArgumentException("after must not be negative, got " + after);
+            throw new InvalidArgumentException("after", "after must not be negative, got " + after);
         }
         this.after = after;
     }

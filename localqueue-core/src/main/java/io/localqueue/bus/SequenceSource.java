@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +45,7 @@ public final class SequenceSource<T> implements ResumableSource<T> {
      */
     public static <T> SequenceSource<T> of(List<T> items, @Nullable String fingerprint) {
         if (items == null) {
-            throw new IllegalArgumentException("items must not be null");
+            throw new InvalidArgumentException("items", "items must not be null");
         }
         return new SequenceSource<>(items, fingerprint);
     }

@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 /**
  * How a source definition ingests: items per transaction and the pending limit per subscription. Frozen for good by
  * the definition's first ingestion or execution, even one that fails; a change after that throws
@@ -30,7 +31,7 @@ public final class SourceConfig {
     public synchronized SourceConfig batchSize(int batchSize) {
         requireUnfrozen("batchSize");
         if (batchSize < 1) {
-            throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+            throw new InvalidArgumentException("batchSize", "batchSize must be at least 1, got " + batchSize);
         }
         this.batchSize = batchSize;
         return this;
@@ -48,7 +49,7 @@ public final class SourceConfig {
     public synchronized SourceConfig maxPending(long maxPending) {
         requireUnfrozen("maxPending");
         if (maxPending < 1) {
-            throw new IllegalArgumentException("maxPending must be at least 1, got " + maxPending);
+            throw new InvalidArgumentException("maxPending", "maxPending must be at least 1, got " + maxPending);
         }
         this.maxPending = maxPending;
         return this;

@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 /**
  * One item of a resumable source with the cursor that stands just after it: opening the source at that cursor
  * yields the next item.
@@ -18,10 +19,10 @@ public record SourceRecord<T>(T value, String cursor) {
      */
     public SourceRecord {
         if (value == null) {
-            throw new IllegalArgumentException("value must not be null");
+            throw new InvalidArgumentException("value", "value must not be null");
         }
         if (cursor == null) {
-            throw new IllegalArgumentException("cursor must not be null");
+            throw new InvalidArgumentException("cursor", "cursor must not be null");
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.localqueue.bus;
 
 import io.localqueue.FailureReason;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.JsonSerializer;
 import io.localqueue.QueueClosedException;
@@ -214,10 +215,10 @@ public final class Subscription {
      */
     public List<FailedDelivery> listFailed(int limit, int offset) {
         if (limit < 1 || limit > 1_000) {
-            throw new IllegalArgumentException("limit must be between 1 and 1000, got " + limit);
+            throw new InvalidArgumentException("limit", "limit must be between 1 and 1000, got " + limit);
         }
         if (offset < 0) {
-            throw new IllegalArgumentException("offset must not be negative, got " + offset);
+            throw new InvalidArgumentException("offset", "offset must not be negative, got " + offset);
         }
         List<FailedDelivery> failed = new ArrayList<>();
         for (FailedRow row : bus.engineOf(name).listFailed(limit, offset)) {

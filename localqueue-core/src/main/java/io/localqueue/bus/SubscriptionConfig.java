@@ -1,5 +1,6 @@
 package io.localqueue.bus;
 
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.RetryPolicy;
 import io.localqueue.Worker;
 import io.localqueue.internal.consumer.ClaimFeed;
@@ -47,7 +48,7 @@ public final class SubscriptionConfig {
     public synchronized SubscriptionConfig concurrency(int concurrency) {
         requireUnfrozen("concurrency");
         if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+            throw new InvalidArgumentException("concurrency", "concurrency must be at least 1, got " + concurrency);
         }
         this.concurrency = concurrency;
         return this;
@@ -82,7 +83,7 @@ public final class SubscriptionConfig {
     public synchronized SubscriptionConfig retry(RetryPolicy retry) {
         requireUnfrozen("retry");
         if (retry == null) {
-            throw new IllegalArgumentException("retry must not be null");
+            throw new InvalidArgumentException("retry", "retry must not be null");
         }
         this.retry = retry;
         return this;
@@ -118,7 +119,7 @@ public final class SubscriptionConfig {
         requireUnfrozen("permanentErrors");
         for (Class<? extends Throwable> type : types) {
             if (type == null) {
-                throw new IllegalArgumentException("permanentErrors must not hold null");
+                throw new InvalidArgumentException("permanentErrors", "permanentErrors must not hold null");
             }
             permanentErrors.add(type);
         }

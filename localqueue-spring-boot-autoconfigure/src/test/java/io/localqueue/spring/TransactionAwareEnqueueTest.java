@@ -15,11 +15,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,11 +28,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -502,32 +497,8 @@ class TransactionAwareEnqueueTest extends ContextRunnerTestBase {
 
     /** An application with its own H2 database, transactions over it, and the queues. */
     @Configuration(proxyBeanMethods = false)
-    @EnableTransactionManagement
+    @Import(ShopDatabase.class)
     static class ShopApplication {
-
-        @Bean
-        DataSource shopDataSource() {
-            JdbcDataSource h2 = new JdbcDataSource();
-            h2.setURL("jdbc:h2:mem:shop-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-            return h2;
-        }
-
-        @Bean
-        PlatformTransactionManager transactionManager(DataSource shopDataSource) {
-            return new DataSourceTransactionManager(shopDataSource);
-        }
-
-        @Bean
-        JdbcTemplate shopJdbc(DataSource shopDataSource) {
-            JdbcTemplate jdbc = new JdbcTemplate(shopDataSource);
-            jdbc.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, item VARCHAR(100) NOT NULL)");
-            return jdbc;
-        }
-
-        @Bean
-        Transactions transactions() {
-            return new Transactions();
-        }
 
         @Bean
         Shop shop(Transactions transactions, JdbcTemplate shopJdbc, LocalQueueTemplate template,

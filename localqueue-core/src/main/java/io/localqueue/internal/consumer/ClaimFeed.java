@@ -1,5 +1,6 @@
 package io.localqueue.internal.consumer;
 
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.engine.QueueEngine;
@@ -80,7 +81,7 @@ public final class ClaimFeed implements ClaimSource<ClaimedRow> {
      */
     public static int requirePrefetch(int prefetch, String parameter) {
         if (prefetch < 0 || prefetch > MAX_BATCH) {
-            throw new IllegalArgumentException(parameter + " must be between 0 and " + MAX_BATCH + ", got " + prefetch);
+            throw new InvalidArgumentException(parameter, parameter + " must be between 0 and " + MAX_BATCH + ", got " + prefetch);
         }
         return prefetch;
     }

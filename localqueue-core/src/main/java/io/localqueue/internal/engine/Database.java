@@ -2,6 +2,7 @@ package io.localqueue.internal.engine;
 
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.store.QueueStore;
 import java.util.HashMap;
@@ -97,10 +98,10 @@ public final class Database implements AutoCloseable {
      */
     public IntegrityCheckResult checkIntegrity(IntegrityCheckMode mode, int maxErrors) {
         if (mode == null) {
-            throw new IllegalArgumentException("mode must not be null");
+            throw new InvalidArgumentException("mode", "mode must not be null");
         }
         if (maxErrors < 1 || maxErrors > MAX_INTEGRITY_ERRORS) {
-            throw new IllegalArgumentException("maxErrors must be between 1 and " + MAX_INTEGRITY_ERRORS + ", got "
+            throw new InvalidArgumentException("maxErrors", "maxErrors must be between 1 and " + MAX_INTEGRITY_ERRORS + ", got "
                     + maxErrors);
         }
         return store.checkIntegrity(mode, maxErrors);

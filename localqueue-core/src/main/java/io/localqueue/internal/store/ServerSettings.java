@@ -1,5 +1,6 @@
 package io.localqueue.internal.store;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,7 +63,7 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
      */
     public ServerSettings {
         if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("url must not be blank");
+            throw new InvalidArgumentException("url", "url must not be blank");
         }
         requireValidSchema(schema);
         requireValidPoolSize(poolSize);
@@ -80,16 +81,16 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
      */
     public static String requireValidSchema(@Nullable String schema) {
         if (schema == null || !SCHEMA.matcher(schema).matches()) {
-            throw new IllegalArgumentException("schema must be a lower-case identifier: a letter or '_', then letters, "
+            throw new InvalidArgumentException("schema", "schema must be a lower-case identifier: a letter or '_', then letters, "
                     + "digits or '_', at most " + MAX_SCHEMA_LENGTH + " in all (the notification channel localqueue_"
                     + "<schema> must fit PostgreSQL's 63); got " + (schema == null ? "null" : "'" + schema + "'"));
         }
         if (schema.startsWith("pg_")) {
-            throw new IllegalArgumentException("schema must not start with 'pg_', which PostgreSQL keeps for its own "
+            throw new InvalidArgumentException("schema", "schema must not start with 'pg_', which PostgreSQL keeps for its own "
                     + "schemas; got '" + schema + "'");
         }
         if (KEYWORDS.contains(schema)) {
-            throw new IllegalArgumentException("schema must not be a reserved word of PostgreSQL, which would need "
+            throw new InvalidArgumentException("schema", "schema must not be a reserved word of PostgreSQL, which would need "
                     + "quotes in every statement; got '" + schema + "' (try '" + schema + "_queues')");
         }
         return schema;
@@ -104,7 +105,7 @@ public record ServerSettings(String url, @Nullable String username, @Nullable St
      */
     public static int requireValidPoolSize(int poolSize) {
         if (poolSize < MIN_POOL_SIZE) {
-            throw new IllegalArgumentException("poolSize must be at least " + MIN_POOL_SIZE
+            throw new InvalidArgumentException("poolSize", "poolSize must be at least " + MIN_POOL_SIZE
                     + " (a write, a read and the wake-ups' listening connection), got " + poolSize);
         }
         return poolSize;

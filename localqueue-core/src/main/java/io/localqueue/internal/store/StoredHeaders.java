@@ -1,5 +1,6 @@
 package io.localqueue.internal.store;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,18 +45,18 @@ public final class StoredHeaders {
         for (Map.Entry<String, String> header : headers.entrySet()) {
             String name = header.getKey();
             if (name == null || name.isEmpty()) {
-                throw new IllegalArgumentException(parameter + " holds a header without a name");
+                throw new InvalidArgumentException(parameter, parameter + " holds a header without a name");
             }
             String value = header.getValue();
             if (value == null) {
-                throw new IllegalArgumentException(parameter + " holds no value for header '" + name + "'");
+                throw new InvalidArgumentException(parameter, parameter + " holds no value for header '" + name + "'");
             }
             StoredText.requireWellFormed(name, parameter + " name '" + name + "'");
             StoredText.requireWellFormed(value, parameter + "['" + name + "']");
             length += name.length() + value.length();
         }
         if (length > MAX_LENGTH) {
-            throw new IllegalArgumentException(parameter + " hold " + length + " characters, over the limit of "
+            throw new InvalidArgumentException(parameter, parameter + " hold " + length + " characters, over the limit of "
                     + MAX_LENGTH);
         }
         return headers;

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store;
 
+import io.localqueue.InvalidArgumentException;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -31,7 +32,7 @@ public final class StoredText {
             if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(value.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException(parameter + " holds a lone UTF-16 surrogate (\\u"
+                throw new InvalidArgumentException(parameter, parameter + " holds a lone UTF-16 surrogate (\\u"
                         + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ") at index " + i
                         + "; it cannot be stored as UTF-8, so it would not stay distinct");
             }

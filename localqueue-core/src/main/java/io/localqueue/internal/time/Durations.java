@@ -1,5 +1,6 @@
 package io.localqueue.internal.time;
 
+import io.localqueue.InvalidArgumentException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -32,13 +33,13 @@ public final class Durations {
      */
     public static long requirePositiveMillis(@Nullable Duration value, String name) {
         if (value == null) {
-            throw new IllegalArgumentException(name + " must not be null");
+            throw new InvalidArgumentException(name, name + " must not be null");
         }
         if (value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(name + " must be positive, got " + value);
+            throw new InvalidArgumentException(name, name + " must be positive, got " + value);
         }
         if (value.compareTo(ONE_MILLISECOND) < 0) {
-            throw new IllegalArgumentException(name + " must be at least 1 ms (the stored resolution), got " + value);
+            throw new InvalidArgumentException(name, name + " must be at least 1 ms (the stored resolution), got " + value);
         }
         return checkedMillis(value, name);
     }
@@ -53,10 +54,10 @@ public final class Durations {
      */
     public static long requireNonNegativeMillis(@Nullable Duration value, String name) {
         if (value == null) {
-            throw new IllegalArgumentException(name + " must not be null");
+            throw new InvalidArgumentException(name, name + " must not be null");
         }
         if (value.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, got " + value);
+            throw new InvalidArgumentException(name, name + " must not be negative, got " + value);
         }
         return checkedMillis(value, name);
     }
@@ -71,10 +72,10 @@ public final class Durations {
      */
     public static long timeoutNanos(@Nullable Duration value, String name) {
         if (value == null) {
-            throw new IllegalArgumentException(name + " must not be null");
+            throw new InvalidArgumentException(name, name + " must not be null");
         }
         if (value.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, got " + value);
+            throw new InvalidArgumentException(name, name + " must not be negative, got " + value);
         }
         try {
             return value.toNanos();
@@ -95,7 +96,7 @@ public final class Durations {
         try {
             return Math.addExact(epochMillis, millis);
         } catch (ArithmeticException overflow) {
-            throw new IllegalArgumentException(name + " exceeds the supported maximum", overflow);
+            throw new InvalidArgumentException(name, name + " exceeds the supported maximum", overflow);
         }
     }
 
@@ -104,10 +105,10 @@ public final class Durations {
         try {
             millis = value.toMillis();
         } catch (ArithmeticException overflow) {
-            throw new IllegalArgumentException(name + " exceeds the supported maximum of " + MAX_MILLIS + " ms", overflow);
+            throw new InvalidArgumentException(name, name + " exceeds the supported maximum of " + MAX_MILLIS + " ms", overflow);
         }
         if (millis > MAX_MILLIS) {
-            throw new IllegalArgumentException(name + " exceeds the supported maximum of " + MAX_MILLIS + " ms, got " + value);
+            throw new InvalidArgumentException(name, name + " exceeds the supported maximum of " + MAX_MILLIS + " ms, got " + value);
         }
         return millis;
     }

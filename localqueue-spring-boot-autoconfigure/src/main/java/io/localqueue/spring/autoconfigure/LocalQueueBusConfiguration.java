@@ -1,15 +1,19 @@
 package io.localqueue.spring.autoconfigure;
 
-import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
+import static io.localqueue.spring.PropertyChecks.apply;
 
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.RetryPolicy;
 import io.localqueue.bus.BusTopology;
 import io.localqueue.bus.DeliveryObserver;
 import io.localqueue.bus.DispatchInterceptor;
 import io.localqueue.bus.EventBus;
+import io.localqueue.spring.BusSettings;
 import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.PropertyChecks;
 import io.localqueue.spring.QueueSettings;
 import io.localqueue.spring.RetryBackoff;
 import io.localqueue.spring.bus.CompositeDeliveryObserver;
@@ -18,6 +22,7 @@ import io.localqueue.spring.bus.EventHandlerDecorator;
 import io.localqueue.spring.bus.EventHandlerAnnotationBeanPostProcessor;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -69,27 +74,79 @@ class LocalQueueBusConfiguration {
         return new EventHandlerAnnotationBeanPostProcessor();
     }
 
+    /**
+     * The subscriptions' settings: {@code localqueue.bus.subscriptions.*}, each retry policy resolved here, and for
+     * a subscription without one the policy its queue has under the bus's delivery settings.
+     */
     @Bean
     @ConditionalOnMissingBean
-    EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, LocalQueueProperties properties,
+    BusSettings localQueueBusSettings(EventBus bus, LocalQueueProperties properties, DeliveryPolicy delivery,
+                                      ObjectProvider<QueueSettings> queues) {
+        LocalQueueProperties.Bus own = properties.getBus();
+        QueueSettings base = queues.getIfUnique();
+        QueueSettings busQueues = base == null ? null : busSettings(own, delivery, base);
+        BusSettings settings = busQueues == null ? BusSettings.none() : BusSettings.none().withQueueRetry(busQueues);
+        for (Map.Entry<String, LocalQueueProperties.SubscriptionSettings> entry : own.getSubscriptions().entrySet()) {
+            String name = entry.getKey();
+            LocalQueueProperties.SubscriptionSettings configured = entry.getValue();
+            int budget = busQueues != null ? busQueues.deliveryFor(EventBus.QUEUE_PREFIX + bus.name() + ":" + name)
+                    .maxAttempts() : DeliveryPolicy.defaults().maxAttempts();
+            LocalQueueProperties.RetrySettings retry = configured.getRetry();
+            settings = settings.withSubscription(name, configured.getConcurrency(), configured.getPrefetch(),
+                    configured.getHandlerTimeout(), retry.isSet()
+                            ? retryPolicy(BusSettings.SUBSCRIPTIONS_PREFIX + name + ".retry", retry, budget) : null);
+        }
+        return settings;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventBusLifecycle localQueueEventBusLifecycle(EventBus bus, BusSettings settings, LocalQueueProperties properties,
                                                   ObjectProvider<EventHandlerAnnotationBeanPostProcessor> handlers,
-                                                  DeliveryPolicy delivery, ObjectProvider<QueueSettings> queues,
                                                   ObjectProvider<EventHandlerDecorator> decorators,
                                                   Environment environment) {
-        LocalQueueProperties.Bus settings = properties.getBus();
-        Duration shutdownTimeout = settings.getShutdownTimeout();
+        Duration shutdownTimeout = properties.getBus().getShutdownTimeout();
         apply("localqueue.bus.shutdown-timeout", shutdownTimeout, () -> {
             if (shutdownTimeout != null && shutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("must not be negative");
             }
             return null;
         });
-        QueueSettings base = queues.getIfUnique();
-        EventBusLifecycle lifecycle = new EventBusLifecycle(bus, settings, handlers.getIfUnique(),
-                base == null ? null : busSettings(settings, delivery, base));
+        EventBusLifecycle lifecycle = new EventBusLifecycle(bus, settings, handlers.getIfUnique());
+        lifecycle.setAutoStartup(properties.getBus().isAutoStartup());
+        lifecycle.setShutdownTimeout(shutdownTimeout);
         lifecycle.setShutdownPhaseTimeout(QueueListenerConfiguration.shutdownPhaseTimeout(environment));
         lifecycle.setHandlerDecorator(EventHandlerDecorator.of(decorators.orderedStream().toList()));
         return lifecycle;
+    }
+
+    /**
+     * The retry policy a subscription's {@code retry.*} describe, unset values taken from the core's defaults and
+     * {@code budget}; a refused value names its property.
+     */
+    private static RetryPolicy retryPolicy(String prefix, LocalQueueProperties.RetrySettings retry, int budget) {
+        int maxAttempts = retry.getMaxAttempts() != null ? retry.getMaxAttempts() : budget;
+        return PropertyChecks.applyAll(prefix, segment -> switch (segment) {
+            case "max-attempts" -> retry.getMaxAttempts();
+            case "delay" -> retry.getDelay();
+            case "initial-delay" -> retry.getInitialDelay();
+            case "multiplier" -> retry.getMultiplier();
+            case "max-delay" -> retry.getMaxDelay();
+            default -> null;
+        }, () -> {
+            if (retry.getType() == LocalQueueProperties.RetryKind.FIXED) {
+                return RetryPolicy.fixed(maxAttempts, retry.getDelay() == null ? Duration.ZERO : retry.getDelay());
+            }
+            if (retry.getDelay() != null) {
+                throw new InvalidArgumentException("delay", "delay applies to a fixed policy; give type=fixed, or "
+                        + "initial-delay for an exponential one");
+            }
+            return RetryPolicy.exponential(maxAttempts,
+                    retry.getInitialDelay() != null ? retry.getInitialDelay() : RetryPolicy.DEFAULT_INITIAL_DELAY,
+                    retry.getMultiplier() != null ? retry.getMultiplier() : RetryPolicy.DEFAULT_MULTIPLIER,
+                    retry.getMaxDelay() != null ? retry.getMaxDelay() : RetryPolicy.DEFAULT_MAX_DELAY,
+                    retry.getJitter() == null || retry.getJitter());
+        });
     }
 
     /** The bus's delivery policy: {@code localqueue.bus.delivery.lease} and {@code .max-retries} over the queues'. */

@@ -4,6 +4,7 @@ import io.localqueue.bus.EventBus;
 import io.localqueue.spring.LocalQueueProperties;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
+import io.localqueue.spring.PropertyChecks;
 import io.localqueue.spring.actuate.LocalQueueHealthIndicator;
 import java.time.Clock;
 import java.time.Duration;

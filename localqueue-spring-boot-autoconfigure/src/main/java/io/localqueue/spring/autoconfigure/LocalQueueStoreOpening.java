@@ -1,6 +1,6 @@
 package io.localqueue.spring.autoconfigure;
 
-import static io.localqueue.spring.autoconfigure.PropertyChecks.apply;
+import static io.localqueue.spring.PropertyChecks.apply;
 
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.LocalQueueException;

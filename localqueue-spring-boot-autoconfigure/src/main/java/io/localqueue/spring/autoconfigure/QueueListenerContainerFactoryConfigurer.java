@@ -3,6 +3,7 @@ package io.localqueue.spring.autoconfigure;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.ListenerErrorHandler;
 import io.localqueue.spring.LocalQueueProperties;
+import io.localqueue.spring.PropertyChecks;
 import io.localqueue.spring.listener.DefaultQueueListenerContainerFactory;
 import io.localqueue.spring.listener.JobHandlerDecorator;
 import java.time.Duration;

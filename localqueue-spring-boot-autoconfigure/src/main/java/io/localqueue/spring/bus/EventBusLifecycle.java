@@ -1,21 +1,16 @@
 package io.localqueue.spring.bus;
 
-import io.localqueue.DeliveryPolicy;
-import io.localqueue.RetryPolicy;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.Subscription;
 import io.localqueue.bus.SubscriptionConfig;
-import io.localqueue.spring.LocalQueueProperties;
-import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.BusSettings;
 import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import io.localqueue.spring.listener.ShutdownPhase;
 import java.time.Duration;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 
@@ -36,14 +31,11 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
 
     private static final Logger log = LoggerFactory.getLogger(EventBusLifecycle.class);
 
-    /** The core's names of a retry policy's parameters, and their properties. */
-    private static final String[][] RETRY_PARAMETERS = {{"maxAttempts", "max-attempts"}, {"initialDelay",
-        "initial-delay"}, {"maxDelay", "max-delay"}, {"multiplier", "multiplier"}, {"delay", "delay"}};
-
     private final EventBus bus;
-    private final LocalQueueProperties.Bus properties;
+    private final BusSettings settings;
     private final @Nullable EventHandlerAnnotationBeanPostProcessor handlers;
-    private final @Nullable QueueSettings settings;
+    private volatile boolean autoStartup = true;
+    private volatile @Nullable Duration shutdownTimeout;
     private final Object registration = new Object();
     /** Set once the handlers found while the beans were created are registered; later ones come one by one. */
     private boolean registered;
@@ -55,18 +47,36 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
      * Creates the lifecycle of a bus.
      *
      * @param bus the bus
-     * @param properties {@code localqueue.bus.*}
+     * @param settings the subscriptions' settings, applied once the handlers are registered
      * @param handlers the collected {@code @EventHandler} methods, or null for none
-     * @param settings the queues' settings, whose retry policy (delivery budget and {@code localqueue.delivery.backoff})
-     *                 each subscription without one of its own gets, or null to leave them without
      */
-    public EventBusLifecycle(EventBus bus, LocalQueueProperties.Bus properties,
-                             @Nullable EventHandlerAnnotationBeanPostProcessor handlers,
-                             @Nullable QueueSettings settings) {
+    public EventBusLifecycle(EventBus bus, BusSettings settings,
+                             @Nullable EventHandlerAnnotationBeanPostProcessor handlers) {
         this.bus = bus;
-        this.properties = properties;
-        this.handlers = handlers;
         this.settings = settings;
+        this.handlers = handlers;
+    }
+
+    /**
+     * Sets whether the bus starts consuming with the context ({@code localqueue.bus.auto-startup}); true by default.
+     *
+     * @param autoStartup false to leave starting to the application (an execution still starts the handlers it
+     *                    needs for its call)
+     * @since 0.1.0
+     */
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
+    }
+
+    /**
+     * Sets how long a stop waits for running executions and handlers ({@code localqueue.bus.shutdown-timeout}); null,
+     * the default, waits all the shutdown phase allows, or {@link EventBus#DEFAULT_SHUTDOWN_TIMEOUT} outside one.
+     *
+     * @param shutdownTimeout zero or more, or null
+     * @since 0.1.0
+     */
+    public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
     }
 
     /**
@@ -103,9 +113,9 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
             if (handlers != null) {
                 handlers.handOver(this::accept);
             }
-            applySubscriptionSettings();
+            settings.requireDeclared(bus);
             for (String name : bus.topology().subscriptionNames()) {
-                applyRetry(name);
+                settings.applyTo(bus.subscription(name));
             }
             registered = true;
         }
@@ -116,7 +126,7 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
         synchronized (registration) {
             afterSingletonsInstantiated();
             ShutdownPhase phase = shutdownPhase;
-            Duration configured = properties.getShutdownTimeout();
+            Duration configured = shutdownTimeout;
             if (phase != null && configured != null) {
                 phase.warnIfCut(log, "Event bus '" + bus.name() + "'", "handlers", "localqueue.bus.shutdown-timeout",
                         configured);
@@ -142,11 +152,7 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
                         + "localqueue.bus.subscriptions." + name);
             }
             register(endpoint);
-            LocalQueueProperties.SubscriptionSettings configured = properties.getSubscriptions().get(name);
-            if (configured != null && !bus.subscription(name).config().frozen()) {
-                apply(name, configured);
-            }
-            applyRetry(name);
+            settings.applyTo(bus.subscription(name));
             if (running) {
                 bus.start();
                 log.info("Event handler {} was registered after the bus started (its bean was created late); "
@@ -176,7 +182,7 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
     /** The configured wait cut to fit the shutdown phase, or, unset, all the phase allows. */
     private Duration shutdownTimeout() {
         ShutdownPhase phase = shutdownPhase;
-        Duration configured = properties.getShutdownTimeout();
+        Duration configured = shutdownTimeout;
         if (phase == null) {
             return configured != null ? configured : EventBus.DEFAULT_SHUTDOWN_TIMEOUT;
         }
@@ -190,25 +196,12 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
 
     @Override
     public boolean isAutoStartup() {
-        return properties.isAutoStartup();
+        return autoStartup;
     }
 
     @Override
     public int getPhase() {
         return QueueListenerEndpointRegistry.PHASE;
-    }
-
-    /**
-     * Gives a subscription without a retry policy the one its queue would have as a queue: the delivery budget and
-     * the backoff of {@code localqueue.delivery.*} (or of {@code localqueue.queues.<its queue>.delivery.*}).
-     */
-    private void applyRetry(String name) {
-        QueueSettings queues = settings;
-        Subscription subscription = bus.subscription(name);
-        SubscriptionConfig config = subscription.config();
-        if (queues != null && !config.frozen() && config.retry() == null) {
-            config.retry(queues.retryFor(subscription.queueName()));
-        }
     }
 
     /** Registers one {@code @EventHandler} method on the bus with its attributes. */
@@ -233,111 +226,6 @@ public class EventBusLifecycle implements SmartLifecycle, SmartInitializingSingl
         } catch (IllegalArgumentException | IllegalStateException refused) {
             throw new InvalidHandlerMethodException("@EventHandler", endpoint.id(), "cannot be registered: "
                     + refused.getMessage(), refused);
-        }
-    }
-
-    /**
-     * Applies each configured subscription's settings, except to one that consumed already (a restart); one the bus
-     * does not know is a configuration error.
-     */
-    private void applySubscriptionSettings() {
-        for (Map.Entry<String, LocalQueueProperties.SubscriptionSettings> entry
-                : properties.getSubscriptions().entrySet()) {
-            String prefix = "localqueue.bus.subscriptions." + entry.getKey();
-            Subscription subscription;
-            try {
-                subscription = bus.subscription(entry.getKey());
-            } catch (IllegalArgumentException unknown) {
-                throw new InvalidConfigurationPropertyValueException(prefix, entry.getKey(), unknown.getMessage()
-                        + " (a subscription whose only handler is on a lazy bean is declared in "
-                        + "localqueue.bus.topology)");
-            }
-            if (!subscription.config().frozen()) {
-                apply(entry.getKey(), entry.getValue());
-            }
-        }
-    }
-
-    /** Applies one subscription's configured settings, naming the property the bus refuses. */
-    private void apply(String name, LocalQueueProperties.SubscriptionSettings settings) {
-        String prefix = "localqueue.bus.subscriptions." + name;
-        SubscriptionConfig config = bus.subscription(name).config();
-        if (settings.getConcurrency() != null) {
-            set(prefix + ".concurrency", settings.getConcurrency(), () -> config.concurrency(
-                    settings.getConcurrency()));
-        }
-        if (settings.getPrefetch() != null) {
-            set(prefix + ".prefetch", settings.getPrefetch(), () -> config.prefetch(settings.getPrefetch()));
-        }
-        if (settings.getHandlerTimeout() != null) {
-            set(prefix + ".handler-timeout", settings.getHandlerTimeout(), () -> config.handlerTimeout(
-                    settings.getHandlerTimeout()));
-        }
-        LocalQueueProperties.RetrySettings retry = settings.getRetry();
-        if (retry.isSet()) {
-            try {
-                config.retry(policy(name, retry));
-            } catch (IllegalArgumentException refused) {
-                String field = retryProperty(refused.getMessage());
-                throw new InvalidConfigurationPropertyValueException(prefix + ".retry" + field,
-                        field.isEmpty() ? describe(retry) : retryValue(retry, field), refused.getMessage());
-            }
-        }
-    }
-
-    /** The policy the retry settings describe, unset values taken from the core's defaults and the queue's budget. */
-    private RetryPolicy policy(String subscription, LocalQueueProperties.RetrySettings retry) {
-        int maxAttempts = retry.getMaxAttempts() != null ? retry.getMaxAttempts()
-                : settings != null ? settings.deliveryFor(bus.subscription(subscription).queueName()).maxAttempts()
-                : DeliveryPolicy.defaults().maxAttempts();
-        if (retry.getType() == LocalQueueProperties.RetryKind.FIXED) {
-            return RetryPolicy.fixed(maxAttempts, retry.getDelay() == null ? Duration.ZERO : retry.getDelay());
-        }
-        if (retry.getDelay() != null) {
-            throw new IllegalArgumentException("delay applies to a fixed policy; give type=fixed, or initial-delay "
-                    + "for an exponential one");
-        }
-        return RetryPolicy.exponential(maxAttempts,
-                retry.getInitialDelay() != null ? retry.getInitialDelay() : RetryPolicy.DEFAULT_INITIAL_DELAY,
-                retry.getMultiplier() != null ? retry.getMultiplier() : RetryPolicy.DEFAULT_MULTIPLIER,
-                retry.getMaxDelay() != null ? retry.getMaxDelay() : RetryPolicy.DEFAULT_MAX_DELAY,
-                retry.getJitter() == null || retry.getJitter());
-    }
-
-    /** The retry property a refusal of the core names by its parameter ("multiplier must…"), or "" for none. */
-    private static String retryProperty(@Nullable String message) {
-        String text = message == null ? "" : message;
-        for (String[] known : RETRY_PARAMETERS) {
-            if (text.startsWith(known[0] + " ") || text.startsWith(known[0] + " (")) {
-                return "." + known[1];
-            }
-        }
-        return "";
-    }
-
-    private static Object retryValue(LocalQueueProperties.RetrySettings retry, String field) {
-        Object value = switch (field) {
-            case ".max-attempts" -> retry.getMaxAttempts();
-            case ".delay" -> retry.getDelay();
-            case ".initial-delay" -> retry.getInitialDelay();
-            case ".multiplier" -> retry.getMultiplier();
-            case ".max-delay" -> retry.getMaxDelay();
-            default -> null;
-        };
-        return value != null ? value : "its default";
-    }
-
-    private static String describe(LocalQueueProperties.RetrySettings retry) {
-        return "type=" + retry.getType() + ", max-attempts=" + retry.getMaxAttempts() + ", delay=" + retry.getDelay()
-                + ", initial-delay=" + retry.getInitialDelay() + ", multiplier=" + retry.getMultiplier()
-                + ", max-delay=" + retry.getMaxDelay() + ", jitter=" + retry.getJitter();
-    }
-
-    private static void set(String property, Object value, Runnable setter) {
-        try {
-            setter.run();
-        } catch (IllegalArgumentException | IllegalStateException refused) {
-            throw new InvalidConfigurationPropertyValueException(property, value, refused.getMessage());
         }
     }
 }

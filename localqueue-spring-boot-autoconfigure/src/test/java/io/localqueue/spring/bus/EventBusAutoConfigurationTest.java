@@ -111,6 +111,14 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
         onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
                 "localqueue.bus.subscriptions[user.created].retry.delay=1s").run(context ->
                         assertThat(rootOf(context)).hasMessageContaining("type=fixed"));
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.subscriptions[user.created].retry.max-attempts=0").run(context ->
+                        assertThat(rootOf(context)).hasMessageContaining(
+                                "localqueue.bus.subscriptions.user.created.retry.max-attempts with value '0'"));
+        onTempDir().withUserConfiguration(WelcomerConfiguration.class).withPropertyValues(
+                "localqueue.bus.subscriptions[user.created].retry.initial-delay=2m").run(context ->
+                        assertThat(rootOf(context)).as("the default max-delay is shorter").hasMessageContaining(
+                                "localqueue.bus.subscriptions.user.created.retry.max-delay with value 'its default'"));
     }
 
     @Test
@@ -206,7 +214,7 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
     static class OwnLifecycle {
         @Bean
         EventBusLifecycle ownLifecycle(EventBus bus) {
-            return new EventBusLifecycle(bus, new io.localqueue.spring.LocalQueueProperties.Bus(), null, null);
+            return new EventBusLifecycle(bus, io.localqueue.spring.BusSettings.none(), null);
         }
     }
 

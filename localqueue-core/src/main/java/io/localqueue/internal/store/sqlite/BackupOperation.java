@@ -3,6 +3,7 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.InvalidArgumentException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.sqlite.Failpoints;
 import io.localqueue.internal.sqlite.ReaderPool;
@@ -70,7 +71,7 @@ final class BackupOperation {
 
     private static Path validate(Path queueDirectory, Path destination) {
         if (destination == null) {
-            throw new IllegalArgumentException("destinationDirectory must not be null");
+            throw new InvalidArgumentException("destinationDirectory", "destinationDirectory must not be null");
         }
         Path absolute = destination.toAbsolutePath().normalize();
         Path parent = absolute.getParent();
