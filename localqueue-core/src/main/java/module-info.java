@@ -20,5 +20,7 @@ module io.localqueue {
     exports io.localqueue.internal.store to io.localqueue.postgresql;
     exports io.localqueue.internal.wakeup to io.localqueue.postgresql;
 
-    uses io.localqueue.internal.store.ServerStoreProvider;
+    // Every store is found the same way: this module's SQLite store, and those of the server stores' modules.
+    uses io.localqueue.internal.store.StoreProvider;
+    provides io.localqueue.internal.store.StoreProvider with io.localqueue.internal.store.sqlite.SqliteStoreProvider;
 }

@@ -2,9 +2,10 @@ package io.localqueue;
 
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.DatabaseHandles;
+import io.localqueue.internal.store.DataSourceLocation;
+import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.ServerSettings;
-import io.localqueue.internal.store.ServerStores;
-import io.localqueue.internal.store.sqlite.SqliteQueueStore;
+import io.localqueue.internal.store.Stores;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,7 +43,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
     public static final String DEFAULT_DIRECTORY = "./data";
 
     /** The file name inside the queue directory; the Python library uses the same one. */
-    public static final String FILE_NAME = SqliteQueueStore.FILE_NAME;
+    public static final String FILE_NAME = FileLocation.FILE_NAME;
 
     /**
      * Queue names the event bus uses for its subscriptions start with this; {@link #queueNames()} lists them with the
@@ -84,8 +85,8 @@ public final class LocalQueueDatabase implements AutoCloseable {
         if (directory == null) {
             throw new InvalidArgumentException("directory", "directory must not be null");
         }
-        Path canonical = SqliteQueueStore.prepareDirectory(directory);
-        return new LocalQueueDatabase(directory, canonical.resolve(FILE_NAME), acquireCanonical(canonical));
+        FileLocation location = FileLocation.prepare(directory);
+        return new LocalQueueDatabase(directory, location.file(), Database.acquire(location, Stores::open));
     }
 
     /**
@@ -138,9 +139,8 @@ public final class LocalQueueDatabase implements AutoCloseable {
         if (dataSource == null) {
             throw new InvalidArgumentException("dataSource", "dataSource must not be null");
         }
-        ServerStores.DataSourceKey key = new ServerStores.DataSourceKey(dataSource,
-                ServerSettings.requireValidSchema(schema));
-        return Database.acquire(key, ServerStores.DataSourceKey::open);
+        return Database.acquire(new DataSourceLocation(dataSource, ServerSettings.requireValidSchema(schema)),
+                Stores::open);
     }
 
     /**
@@ -150,12 +150,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
      * @return a reference to close with the queue
      */
     static Database acquire(Path directory) {
-        return acquireCanonical(SqliteQueueStore.prepareDirectory(directory));
-    }
-
-    /** The one place that chooses the store of a queue directory: the SQLite file in it, shared in this JVM. */
-    private static Database acquireCanonical(Path canonicalDirectory) {
-        return Database.acquire(canonicalDirectory, SqliteQueueStore::open);
+        return Database.acquire(FileLocation.prepare(directory), Stores::open);
     }
 
     /**
@@ -391,7 +386,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
          */
         public LocalQueueDatabase open() {
             ServerSettings settings = new ServerSettings(url, username, password, schema, poolSize);
-            return new LocalQueueDatabase(null, null, Database.acquire(settings, ServerStores::open));
+            return new LocalQueueDatabase(null, null, Database.acquire(settings, Stores::open));
         }
     }
 }

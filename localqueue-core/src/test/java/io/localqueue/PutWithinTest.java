@@ -3,7 +3,6 @@ package io.localqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,10 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Jobs put through the application's own connection to the queue's file commit and roll back with the
- * application's rows, under the queue's deduplication and pending-job limit.
+ * Jobs put through the application's own connection to the queue's database commit and roll back with the
+ * application's rows, under the queue's deduplication and pending-job limit, on both stores.
  */
-@Tag(TestDatabases.FILE_ONLY)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PutWithinTest extends QueueTestBase {
 
@@ -29,8 +27,8 @@ class PutWithinTest extends QueueTestBase {
 
     @BeforeEach
     void openQueueAndApplicationConnection() throws SQLException {
-        queue = open(SimpleQueue.builder(dir).name("emails").maxPendingJobs(3).clock(clock));
-        app = closeAfterTest(RawSqlite.connect(file()));
+        queue = open(SimpleQueue.builder(database()).name("emails").maxPendingJobs(3).clock(clock));
+        app = closeAfterTest(TestDatabases.connect(dir));
         try (Statement statement = app.createStatement()) {
             statement.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT NOT NULL)");
         }
@@ -46,7 +44,7 @@ class PutWithinTest extends QueueTestBase {
         app.commit();
         queue.wakeConsumers();
 
-        assertThat(RawSqlite.value(file(), "SELECT COUNT(*) FROM orders")).isEqualTo(1);
+        assertThat(orders()).isEqualTo(1);
         Job<Object> job = queue.getNowait();
         assertThat(job.id()).isEqualTo(id);
         assertThat(job.data()).isEqualTo("confirm order 1");
@@ -60,7 +58,7 @@ class PutWithinTest extends QueueTestBase {
 
         app.rollback();
 
-        assertThat(RawSqlite.value(file(), "SELECT COUNT(*) FROM orders")).isEqualTo(0);
+        assertThat(orders()).isZero();
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
         assertThat(queue.put("b again", "job-b")).as("the job id is free again").isPositive();
     }
@@ -108,6 +106,7 @@ class PutWithinTest extends QueueTestBase {
     }
 
     @Test
+    @Tag(TestDatabases.FILE_ONLY)
     void aConnectionToAnotherFileIsRefused() throws SQLException {
         try (Connection other = RawSqlite.connect(dir.resolve("other.db"))) {
             other.setAutoCommit(false);
@@ -136,8 +135,13 @@ class PutWithinTest extends QueueTestBase {
         assertThatThrownBy(queue::wakeConsumers).isInstanceOf(QueueClosedException.class);
     }
 
-    private Path file() {
-        return dir.resolve(LocalQueueDatabase.FILE_NAME);
+    /** Counts the committed orders, through a connection of its own. */
+    private long orders() throws SQLException {
+        try (Connection reader = TestDatabases.connect(dir); Statement statement = reader.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM orders")) {
+            rows.next();
+            return rows.getLong(1);
+        }
     }
 
     private void insertOrder(int id) throws SQLException {

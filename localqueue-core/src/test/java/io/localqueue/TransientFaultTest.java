@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.localqueue.internal.sqlite.Failpoints;
+import io.localqueue.internal.store.sqlite.Failpoints;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package io.localqueue.bus;
 
+import io.localqueue.internal.store.ExecutionRow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -51,7 +53,15 @@ final class BusExecutions {
 
     /** Lists the stored executions of the bus, oldest first. */
     List<ExecutionSummary> summaries() {
-        return dispatcher.runtime().storedExecutions().stream().map(ExecutionSummary::of).toList();
+        return dispatcher.runtime().storedExecutions().stream().map(BusExecutions::summary).toList();
+    }
+
+    /** The summary of a listed execution. */
+    private static ExecutionSummary summary(ExecutionRow row) {
+        return new ExecutionSummary(ExecutionIds.uuid(row.executionId()), row.sourceName(), row.checkpointName(),
+                ExecutionSummary.instant(row.sourceCompletedAt()), ExecutionSummary.instant(row.completedAt()),
+                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), row.itemsCommitted(),
+                row.deliveriesInserted(), row.deliveriesDeduplicated());
     }
 
     /** Asks every execution running here to end, and waits for their calls to return, until the deadline. */

@@ -160,7 +160,7 @@ final class BusRuntime {
         if (!tablesReady) {
             store().write(WriteOptions.standard("create the event bus's tables", settings.durability()), ensureOpen,
                     writes -> {
-                        writes.createBusTables();
+                        writes.bus().createBusTables();
                         return null;
                     });
             tablesReady = true;
@@ -168,11 +168,11 @@ final class BusRuntime {
     }
 
     @Nullable StoredCheckpoint readCheckpoint(String checkpoint) {
-        return write("read a checkpoint", writes -> writes.checkpoint(name(), checkpoint));
+        return write("read a checkpoint", writes -> writes.bus().checkpoint(name(), checkpoint));
     }
 
     boolean deleteCheckpoint(String checkpoint) {
-        return write("reset a checkpoint", writes -> writes.deleteCheckpoint(name(), checkpoint));
+        return write("reset a checkpoint", writes -> writes.bus().deleteCheckpoint(name(), checkpoint));
     }
 
     boolean executionPending(String executionId) {

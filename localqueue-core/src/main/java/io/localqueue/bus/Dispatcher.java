@@ -71,7 +71,7 @@ final class Dispatcher {
                     return null;
                 }
                 Delivered children = Fanout.write(writes, plan, now);
-                writes.linkDeliveries(id, children.ids());
+                writes.bus().linkDeliveries(id, children.ids());
                 return children;
             });
             if (delivered == null) {

@@ -5,6 +5,7 @@ import static io.localqueue.bus.ExecutionIds.uuid;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.ExecutionBatch;
+import io.localqueue.internal.store.NewExecution;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.SourceClaim;
 import io.localqueue.internal.store.StoredCheckpoint;
@@ -89,7 +90,7 @@ final class Execution<T> {
             }
             awaitSettled(id);
             ExecutionResult result = result(bus.write("complete an execution",
-                    writes -> writes.settleExecution(id, bus.now())), resumed);
+                    writes -> writes.bus().settleExecution(id, bus.now())), resumed);
             completed = true;
             log.info("Execution {} of '{}' completed: {} items, deliveries {} acknowledged, {} failed", uuid(id),
                     definition.name(), result.itemsCommitted(), result.deliveriesAcknowledged(),
@@ -102,12 +103,13 @@ final class Execution<T> {
     }
 
     private StoredExecution open(QueueWrites writes, String fingerprint, String newId) {
-        StoredCheckpoint checkpoint = writes.checkpoint(bus.name(), definition.checkpoint());
+        StoredCheckpoint checkpoint = writes.bus().checkpoint(bus.name(), definition.checkpoint());
         if (checkpoint != null && !fingerprint.equals(checkpoint.sourceFingerprint())) {
             throw Ingestion.sourceChanged(bus.name(), definition.checkpoint(), checkpoint.sourceFingerprint(), fingerprint);
         }
-        StoredExecution execution = writes.openExecution(bus.name(), definition.name(), definition.checkpoint(),
-                fingerprint, checkpoint == null ? null : checkpoint.generation(), newId, bus.now());
+        StoredExecution execution = writes.bus().openExecution(new NewExecution(bus.name(), definition.name(),
+                definition.checkpoint(), fingerprint, checkpoint == null ? null : checkpoint.generation(), newId,
+                bus.now()));
         if (execution == null) {
             long items = checkpoint == null ? 0 : checkpoint.itemsCommitted();
             throw new LocalQueueException("checkpoint '" + definition.checkpoint() + "' of bus '" + bus.name()
@@ -159,7 +161,7 @@ final class Execution<T> {
                 throw ended(id);
             }
             boolean completed = bus.write("complete an execution's source",
-                    writes -> writes.completeSource(id, receipt, bus.now()));
+                    writes -> writes.bus().completeSource(id, receipt, bus.now()));
             if (!completed) {
                 throw leaseLost(id);
             }
@@ -167,7 +169,7 @@ final class Execution<T> {
             heartbeat.shutdownNow();
             try {
                 bus.write("release an execution's source", writes -> {
-                    writes.releaseSource(id, receipt);
+                    writes.bus().releaseSource(id, receipt);
                     return null;
                 });
             } catch (RuntimeException failure) {
@@ -196,7 +198,7 @@ final class Execution<T> {
         if (id == null) {
             return null;
         }
-        return result(bus.write("read an execution", writes -> writes.settleExecution(id, bus.now())),
+        return result(bus.write("read an execution", writes -> writes.bus().settleExecution(id, bus.now())),
                 resumedCall);
     }
 
@@ -216,7 +218,7 @@ final class Execution<T> {
     private SourceClaim claim(String id) {
         long now = bus.now();
         return bus.write("claim an execution's source",
-                writes -> writes.claimSource(id, receipt, now, now + bus.executionLease().toMillis()));
+                writes -> writes.bus().claimSource(id, receipt, now, now + bus.executionLease().toMillis()));
     }
 
     private void renew(String id) {
@@ -290,7 +292,7 @@ final class Execution<T> {
 
         @Override
         public void before(QueueWrites writes, long now) {
-            if (!writes.holdsSource(id, receipt, now)) {
+            if (!writes.bus().holdsSource(id, receipt, now)) {
                 throw leaseLost(id);
             }
         }
@@ -299,7 +301,7 @@ final class Execution<T> {
         public void after(QueueWrites writes, Fanout.Plan plan, Delivered delivered,
                           @Nullable StoredCheckpoint checkpoint, long items, long now) {
             long inserted = delivered.inserted().stream().filter(Boolean::booleanValue).count();
-            writes.recordExecutionBatch(new ExecutionBatch(id, checkpoint == null ? null : checkpoint.generation(),
+            writes.bus().recordExecutionBatch(new ExecutionBatch(id, checkpoint == null ? null : checkpoint.generation(),
                     delivered.ids(), items, plan.routedEvents(), plan.unrouted().size(), inserted,
                     delivered.inserted().size() - inserted), now);
         }

@@ -71,7 +71,7 @@ final class ExecutionDeletions {
         do {
             long now = bus.now();
             step = bus.write("delete an execution",
-                    writes -> writes.deleteExecution(bus.name(), id, completedBefore, now, limit));
+                    writes -> writes.bus().deleteExecution(bus.name(), id, completedBefore, now, limit));
             released += step.released();
         } while (step.step() == ExecutionDeletion.Step.MORE);
         if (step.step() == ExecutionDeletion.Step.DELETED) {

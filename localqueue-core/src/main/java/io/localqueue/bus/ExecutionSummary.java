@@ -1,6 +1,5 @@
 package io.localqueue.bus;
 
-import io.localqueue.internal.store.ExecutionRow;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -39,13 +38,6 @@ public record ExecutionSummary(UUID executionId, String sourceName, String check
         return completedAt != null;
     }
 
-    /** Returns the summary of a listed execution. */
-    static ExecutionSummary of(ExecutionRow row) {
-        return new ExecutionSummary(ExecutionIds.uuid(row.executionId()), row.sourceName(), row.checkpointName(),
-                instant(row.sourceCompletedAt()), instant(row.completedAt()),
-                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), row.itemsCommitted(),
-                row.deliveriesInserted(), row.deliveriesDeduplicated());
-    }
 
     /** Returns the instant of stored epoch milliseconds, or null. */
     static @Nullable Instant instant(@Nullable Long millis) {

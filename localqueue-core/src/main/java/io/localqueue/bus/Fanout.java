@@ -147,7 +147,7 @@ final class Fanout {
         if (plan.deliveries().isEmpty()) {
             return Delivered.NOTHING;
         }
-        Delivered delivered = writes.deliver(plan.deliveries(), now, limit);
+        Delivered delivered = writes.bus().deliver(plan.deliveries(), now, limit);
         String conflict = delivered.conflict();
         if (conflict != null) {
             throw new DeduplicationConflictException(conflict);

@@ -3,6 +3,7 @@ package io.localqueue.bus;
 import io.localqueue.CheckpointConflictException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueFullException;
+import io.localqueue.internal.store.CheckpointAdvance;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.StoredCheckpoint;
@@ -238,7 +239,7 @@ final class Ingestion<T> {
     private Committed attempt(QueueWrites writes, Fanout.Plan plan, String cursor, int items) {
         long now = bus.now();
         if (checkpoint != null) {
-            StoredCheckpoint current = writes.checkpoint(bus.name(), checkpoint);
+            StoredCheckpoint current = writes.bus().checkpoint(bus.name(), checkpoint);
             if (!sameIncarnation(current, expected)) {
                 throw conflict();
             }
@@ -250,7 +251,8 @@ final class Ingestion<T> {
         }
         StoredCheckpoint next = null;
         if (checkpoint != null) {
-            next = writes.advanceCheckpoint(bus.name(), checkpoint, expected, cursor, fingerprint, items, now);
+            next = writes.bus().advanceCheckpoint(new CheckpointAdvance(bus.name(), checkpoint, expected, cursor,
+                    fingerprint, items, now));
             if (next == null) {
                 throw conflict();
             }

@@ -10,6 +10,7 @@ import io.localqueue.Job;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.LeaseExpiredException;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.TestDatabases;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
@@ -85,6 +86,9 @@ final class ModelRun {
     }
 
     void run() {
+        // On a server, the store lives while a handle is open, and its leases' holder with it: a handle held for the
+        // whole walk keeps it across the walk's reopens, as the JVM's holder of a file outlives its last handle.
+        LocalQueueDatabase anchor = TestDatabases.onFile() ? null : TestDatabases.open(directory);
         try {
             open(false);
             for (step = 1; step <= steps; step++) {
@@ -100,6 +104,9 @@ final class ModelRun {
             }
         } finally {
             closeQuietly();
+            if (anchor != null) {
+                anchor.close();
+            }
         }
     }
 
@@ -495,8 +502,8 @@ final class ModelRun {
         generation++;
         SimpleQueue.Builder<String> main;
         SimpleQueue.Builder<String> second;
-        if (shared) {
-            sharedHandle = LocalQueueDatabase.open(directory);
+        if (shared || !TestDatabases.onFile()) {
+            sharedHandle = TestDatabases.open(directory);
             main = SimpleQueue.builder(sharedHandle, String.class);
             second = SimpleQueue.builder(sharedHandle, String.class);
         } else {

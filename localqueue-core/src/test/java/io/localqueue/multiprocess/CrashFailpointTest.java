@@ -12,7 +12,7 @@ import io.localqueue.IntegrityCheckResult;
 import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.SimpleQueue;
-import io.localqueue.internal.sqlite.Failpoints;
+import io.localqueue.internal.store.sqlite.Failpoints;
 import io.localqueue.storage.LegacyDatabase;
 import io.localqueue.testsupport.ChildProcess;
 import java.nio.file.Files;

@@ -19,8 +19,10 @@ import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import io.localqueue.internal.engine.Database;
+import io.localqueue.internal.store.ClaimRequest;
+import io.localqueue.internal.store.FileLocation;
+import io.localqueue.internal.store.Stores;
 import io.localqueue.internal.store.WriteOptions;
-import io.localqueue.internal.store.sqlite.SqliteQueueStore;
 import io.localqueue.testsupport.ChildProcess;
 import java.time.Duration;
 import java.util.List;
@@ -154,11 +156,12 @@ class MultiProcessWriteLockTest extends MultiProcessTestBase {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
             queue.put("first");
             ChildProcess holder = holdWritersLine();
-            Database database = Database.acquire(SqliteQueueStore.prepareDirectory(dir), SqliteQueueStore::open);
+            Database database = Database.acquire(FileLocation.prepare(dir), Stores::open);
             try {
                 assertThatThrownBy(() -> database.store().write(
                         WriteOptions.within("test", DurabilityMode.RELAXED, TimeUnit.MILLISECONDS.toNanos(300)), () -> { },
-                        writes -> writes.claim("default", System.currentTimeMillis(), Long.MAX_VALUE, 10, true, 0)))
+                        writes -> writes.claim(new ClaimRequest("default", System.currentTimeMillis(), Long.MAX_VALUE,
+                                10, true, 0))))
                         .isInstanceOf(DatabaseBusyException.class)
                         .hasMessageContaining("writers' line");
                 assertThat(Thread.currentThread().isInterrupted()).as("the ended wait leaves no interrupt").isFalse();

@@ -1,6 +1,7 @@
 /**
- * Not API: the event bus's own room. Today it holds what the queue's transitions must respect of the bus tables
- * that Python bus processes keep in a shared file; the event bus itself will live here.
+ * Not API: the identity hashes the event bus shares with Python's bus, byte for byte: canonical JSON as Python's
+ * {@code json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)} writes it, and floats spelled as
+ * Python's {@code repr}.
  */
 @NullMarked
 package io.localqueue.internal.bus;

@@ -5,6 +5,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.QueueStore;
@@ -165,8 +166,8 @@ final class Claims {
                     takenBack.add(writes.reclaimAbandoned(queue, ended, now, claimBudget));
                 }
                 boolean lookForExpired = leaseExpiry.due(now);
-                ClaimBatch done = writes.claim(queue, now, Durations.addToTimestamp(now, leaseMillis, "lease"), limit,
-                        lookForExpired, claimBudget);
+                ClaimBatch done = writes.claim(new ClaimRequest(queue, now,
+                        Durations.addToTimestamp(now, leaseMillis, "lease"), limit, lookForExpired, claimBudget));
                 if (lookForExpired) {
                     leaseExpiry.looked(now, !done.reclaimed().isEmpty());
                 }

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  * What an enqueue transition did: ids in input order, or why nothing was written.
  *
  * @param ids the ids, or null when the queue lacked room
- * @param newRows how many rows the batch adds (duplicates and job ids already present excluded)
+ * @param newRows when the queue lacked room, how many rows the batch would add (duplicates and job ids already
+ *                present excluded); when written, how many jobs the batch held
  * @param impossible true when the batch adds more rows than the limit allows even on an empty queue
  */
 public record Enqueued(@Nullable List<Long> ids, long newRows, boolean impossible) {

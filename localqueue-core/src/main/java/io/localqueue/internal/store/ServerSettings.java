@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param poolSize the most connections the pool opens, at least {@value #MIN_POOL_SIZE}
  */
 public record ServerSettings(String url, @Nullable String username, @Nullable String password, String schema,
-                             int poolSize) {
+                             int poolSize) implements StoreLocation {
 
     /** The schema of the layout when none is named. */
     public static final String DEFAULT_SCHEMA = "localqueue";

@@ -11,7 +11,9 @@ import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
 import io.localqueue.TestClock;
 import io.localqueue.WorkerLog;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Renewal;
@@ -57,7 +59,7 @@ class GroupCommitTest {
 
     @BeforeEach
     void open() {
-        sqlite = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
+        sqlite = SqliteQueueStore.open(FileLocation.prepare(dir).directory());
         store = new CountingStore(sqlite);
         groupCommit = new GroupCommit(store);
     }
@@ -263,7 +265,7 @@ class GroupCommitTest {
         long now = System.currentTimeMillis();
         return sqlite.write(WriteOptions.standard("test", DurabilityMode.RELAXED), () -> { }, writes -> {
             writes.enqueue(QUEUE, jobs, 3, now, 0);
-            return writes.claim(QUEUE, now, now + 60_000, count, true, 0).rows();
+            return writes.claim(new ClaimRequest(QUEUE, now, now + 60_000, count, true, 0)).rows();
         });
     }
 

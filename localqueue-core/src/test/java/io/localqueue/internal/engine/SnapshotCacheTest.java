@@ -8,6 +8,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
 import io.localqueue.TestClock;
+import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -51,7 +52,7 @@ class SnapshotCacheTest {
     @BeforeEach
     void open() {
         database = Database.acquire("snapshot-cache-test:" + dir, key -> {
-            store = new HoldingStore(SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir)));
+            store = new HoldingStore(SqliteQueueStore.open(FileLocation.prepare(dir).directory()));
             return store;
         });
         queue = engine(DeliveryPolicy.defaults());

@@ -1,7 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
-import io.localqueue.internal.sqlite.LockFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import java.sql.SQLException;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.StoredCheckpoint;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;

@@ -1,12 +1,12 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.StoredHeaders;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -192,7 +192,7 @@ final class ClaimStatements {
         List<ExpiredLease> expired = new ArrayList<>();
         while (rows.next()) {
             expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
-                    rows.getInt(4) == Schema.STATUS_FAILED, rows.getString(5)));
+                    rows.getInt(4) == RowStatus.FAILED, rows.getString(5)));
         }
         return expired;
     }
@@ -231,7 +231,7 @@ final class ClaimStatements {
             }
         }, result -> {
             while (result.next()) {
-                if (budget > 0 && result.getInt(8) == Schema.STATUS_FAILED) {
+                if (budget > 0 && result.getInt(8) == RowStatus.FAILED) {
                     continue;
                 }
                 rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),

@@ -1,7 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.QueueStats;
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.QueueSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;

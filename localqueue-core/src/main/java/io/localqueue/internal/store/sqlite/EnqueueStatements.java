@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.StoredHeaders;

@@ -1,7 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.bus.BusExecutionRows;
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.ExecutionBatch;
 import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExecutionRow;

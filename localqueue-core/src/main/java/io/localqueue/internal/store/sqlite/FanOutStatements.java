@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.Delivered;
 import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.DeliveryMatch;

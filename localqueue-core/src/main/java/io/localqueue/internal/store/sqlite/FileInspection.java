@@ -1,7 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
-import io.localqueue.internal.sqlite.SqliteConnector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +58,7 @@ final class FileInspection {
                 inspectCopy(file, wal);
             } else if (holdsTables == null) {
                 try (Connection connection = SqliteConnector.openReadOnly(file, false)) {
-                    Schema.requireLocalQueueDatabase(connection, file);
+                    SqliteSchema.requireLocalQueueDatabase(connection, file);
                 }
             }
         } catch (SQLException | IOException failure) {
@@ -76,8 +75,8 @@ final class FileInspection {
      */
     private static @Nullable Boolean readAlone(Path file) {
         try (Connection connection = SqliteConnector.openReadOnly(file, true)) {
-            Schema.requireLocalQueueDatabase(connection, file);
-            return !Schema.tables(connection).isEmpty();
+            SqliteSchema.requireLocalQueueDatabase(connection, file);
+            return !SqliteSchema.tables(connection).isEmpty();
         } catch (SQLException unreadable) {
             return null;
         } catch (LocalQueueException refused) {
@@ -96,7 +95,7 @@ final class FileInspection {
             Files.copy(file, copy);
             Files.copy(wal, Path.of(copy + "-wal"));
             try (Connection connection = SqliteConnector.openReadOnly(copy, false)) {
-                Schema.requireLocalQueueDatabase(connection, file);
+                SqliteSchema.requireLocalQueueDatabase(connection, file);
             }
         } finally {
             try (var leftovers = Files.list(scratch)) {

@@ -1,9 +1,9 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.JobOutcome;
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -119,7 +119,7 @@ final class LeaseStatements {
         if (status == null) {
             return JobOutcome.DISCARDED;
         }
-        return status == Schema.STATUS_FAILED ? JobOutcome.DEAD_LETTERED : JobOutcome.RETRIED;
+        return status == RowStatus.FAILED ? JobOutcome.DEAD_LETTERED : JobOutcome.RETRIED;
     }
 
     private static boolean renew(Session session, Renewal renewal) throws SQLException {

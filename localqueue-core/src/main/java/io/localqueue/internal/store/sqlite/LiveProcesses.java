@@ -1,6 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.LockFiles;
 import io.localqueue.internal.store.Receipts;
 import java.io.IOException;
 import java.nio.ByteBuffer;

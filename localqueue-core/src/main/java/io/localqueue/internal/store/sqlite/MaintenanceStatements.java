@@ -1,11 +1,10 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.QueueStats;
-import io.localqueue.internal.bus.BusExecutionRows;
-import io.localqueue.internal.sqlite.Session;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.RowStatus;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +63,8 @@ final class MaintenanceStatements {
             }
             return null;
         });
-        return new QueueStats(counts[Schema.STATUS_READY], counts[Schema.STATUS_LEASED],
-                counts[Schema.STATUS_ACKED], counts[Schema.STATUS_FAILED]);
+        return new QueueStats(counts[RowStatus.READY], counts[RowStatus.LEASED],
+                counts[RowStatus.ACKED], counts[RowStatus.FAILED]);
     }
 
     static List<String> queueNames(Session session) throws SQLException {

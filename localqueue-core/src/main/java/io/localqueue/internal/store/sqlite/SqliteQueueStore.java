@@ -5,15 +5,8 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
-import io.localqueue.internal.sqlite.CallerTransaction;
-import io.localqueue.internal.sqlite.Failpoints;
-import io.localqueue.internal.sqlite.ReaderPool;
-import io.localqueue.internal.sqlite.Session;
-import io.localqueue.internal.sqlite.SessionWork;
-import io.localqueue.internal.sqlite.SqliteConnector;
-import io.localqueue.internal.sqlite.SqliteErrors;
-import io.localqueue.internal.sqlite.Writer;
 import io.localqueue.internal.store.ClaimProbe;
+import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.ClaimTurn;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
@@ -22,7 +15,6 @@ import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
-import io.localqueue.internal.wakeup.DataVersionWatch;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +34,7 @@ import java.util.List;
 public final class SqliteQueueStore implements QueueStore {
 
     /** The database file inside a queue directory; the Python library uses the same name. */
-    public static final String FILE_NAME = "localqueue.db";
+    public static final String FILE_NAME = FileLocation.FILE_NAME;
 
     private static final int READERS = 4;
 
@@ -77,36 +69,10 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     /**
-     * Creates a queue directory when missing and returns its real path, which names the store in this JVM.
-     *
-     * @param directory the queue directory as given
-     * @return the directory with symbolic links resolved
-     * @throws LocalQueueException when it cannot be created, is not a directory or is not writable
-     */
-    public static Path prepareDirectory(Path directory) {
-        try {
-            Files.createDirectories(directory);
-        } catch (IOException | SecurityException failure) {
-            throw new LocalQueueException("cannot create queue directory " + directory + ": " + failure, failure);
-        }
-        if (!Files.isDirectory(directory)) {
-            throw new LocalQueueException("queue path " + directory + " is not a directory");
-        }
-        if (!Files.isWritable(directory)) {
-            throw new LocalQueueException("queue directory " + directory + " is not writable");
-        }
-        try {
-            return directory.toRealPath();
-        } catch (IOException failure) {
-            throw new LocalQueueException("cannot resolve queue directory " + directory + ": " + failure, failure);
-        }
-    }
-
-    /**
      * Opens the store of a prepared queue directory: checks the file before anything writes to it, switches it to
      * WAL and creates or migrates the schema.
      *
-     * @param directory a directory from {@link #prepareDirectory}
+     * @param directory a directory {@link FileLocation#prepare} prepared
      * @return the open store
      * @throws LocalQueueException when the file cannot be used or is not a localqueue database (left untouched)
      */
@@ -307,12 +273,12 @@ public final class SqliteQueueStore implements QueueStore {
     private static String bootstrap(SqliteConnector connector) {
         Path file = connector.file();
         try (Session session = connector.open()) {
-            Schema.requireLocalQueueDatabase(session.connection(), file);
+            SqliteSchema.requireLocalQueueDatabase(session.connection(), file);
             enableWal(session, file);
-            if (!Schema.isCurrent(session.connection())) {
+            if (!SqliteSchema.isCurrent(session.connection())) {
                 session.execute("BEGIN IMMEDIATE");
                 try {
-                    Schema.createOrMigrate(session.connection(), file);
+                    SqliteSchema.createOrMigrate(session.connection(), file);
                     Failpoints.reach("migration", Failpoints.Stage.BEFORE_COMMIT);
                     session.execute("COMMIT");
                     Failpoints.reach("migration", Failpoints.Stage.AFTER_COMMIT);

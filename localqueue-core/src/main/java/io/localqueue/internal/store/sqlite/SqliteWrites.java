@@ -1,25 +1,18 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.JobOutcome;
-import io.localqueue.internal.sqlite.Session;
-import io.localqueue.internal.sqlite.SessionWork;
-import io.localqueue.internal.sqlite.SqliteErrors;
+import io.localqueue.internal.store.BusWrites;
 import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.DeadLetterRetry;
-import io.localqueue.internal.store.Delivered;
-import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
-import io.localqueue.internal.store.ExecutionBatch;
-import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
-import io.localqueue.internal.store.SourceClaim;
-import io.localqueue.internal.store.StoredCheckpoint;
-import io.localqueue.internal.store.StoredExecution;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
@@ -31,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * recognises and retries.
  */
 final class SqliteWrites implements QueueWrites {
+
+    private @Nullable BusWrites busWrites;
 
     private final Session session;
     private final Path file;
@@ -48,11 +43,10 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
-                            int budget) {
-        ClaimBatch batch = run(writer -> ClaimStatements.claim(writer, queue, now, leaseUntil, limit, lookForExpired,
-                budget, live.holder()));
-        live.claimed(batch.rows().size(), leaseUntil - now);
+    public ClaimBatch claim(ClaimRequest request) {
+        ClaimBatch batch = run(writer -> ClaimStatements.claim(writer, request.queue(), request.now(),
+                request.leaseUntil(), request.limit(), request.lookForExpired(), request.budget(), live.holder()));
+        live.claimed(batch.rows().size(), request.leaseUntil() - request.now());
         return batch;
     }
 
@@ -88,104 +82,25 @@ final class SqliteWrites implements QueueWrites {
     @Override
     public int purge(String queue, long cutoff, boolean includeFailed) {
         return run(writer -> {
-            int deleted = MaintenanceStatements.purge(writer, queue, Schema.STATUS_ACKED, cutoff);
+            int deleted = MaintenanceStatements.purge(writer, queue, RowStatus.ACKED, cutoff);
             if (includeFailed) {
-                deleted += MaintenanceStatements.purge(writer, queue, Schema.STATUS_FAILED, cutoff);
+                deleted += MaintenanceStatements.purge(writer, queue, RowStatus.FAILED, cutoff);
             }
             return deleted;
         });
     }
 
     @Override
-    public void createBusTables() {
-        run(writer -> {
-            BusSchema.create(writer);
-            return null;
-        });
+    public BusWrites bus() {
+        BusWrites bus = busWrites;
+        if (bus == null) {
+            bus = new SqliteBusWrites(this);
+            busWrites = bus;
+        }
+        return bus;
     }
 
-    @Override
-    public Delivered deliver(List<Delivery> deliveries, long now, long limit) {
-        return run(writer -> FanOutStatements.deliver(writer, deliveries, now, limit));
-    }
-
-    @Override
-    public @Nullable StoredCheckpoint checkpoint(String bus, String name) {
-        return run(writer -> CheckpointStatements.read(writer, bus, name));
-    }
-
-    @Override
-    public @Nullable StoredCheckpoint advanceCheckpoint(String bus, String name, @Nullable StoredCheckpoint expected,
-                                                        String cursor, @Nullable String fingerprint, long items,
-                                                        long now) {
-        return run(writer -> CheckpointStatements.advance(writer, bus, name, expected, cursor, fingerprint, items,
-                now));
-    }
-
-    @Override
-    public boolean deleteCheckpoint(String bus, String name) {
-        return run(writer -> CheckpointStatements.delete(writer, bus, name));
-    }
-
-    @Override
-    public void linkDeliveries(long parentId, List<Long> childIds) {
-        run(writer -> {
-            FanOutStatements.link(writer, parentId, childIds);
-            return null;
-        });
-    }
-
-    @Override
-    public @Nullable StoredExecution openExecution(String bus, String sourceName, String checkpoint,
-                                                   String fingerprint, @Nullable String checkpointGeneration,
-                                                   String newId, long now) {
-        return run(writer -> ExecutionStatements.open(writer, bus, sourceName, checkpoint, fingerprint,
-                checkpointGeneration, newId, now));
-    }
-
-    @Override
-    public SourceClaim claimSource(String executionId, String receipt, long now, long leaseUntil) {
-        return run(writer -> ExecutionStatements.claimSource(writer, executionId, receipt, now, leaseUntil));
-    }
-
-    @Override
-    public boolean holdsSource(String executionId, String receipt, long now) {
-        return run(writer -> ExecutionStatements.holdsSource(writer, executionId, receipt, now));
-    }
-
-    @Override
-    public void recordExecutionBatch(ExecutionBatch batch, long now) {
-        run(writer -> {
-            ExecutionStatements.recordBatch(writer, batch, now);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean completeSource(String executionId, String receipt, long now) {
-        return run(writer -> ExecutionStatements.completeSource(writer, executionId, receipt, now));
-    }
-
-    @Override
-    public void releaseSource(String executionId, String receipt) {
-        run(writer -> {
-            ExecutionStatements.releaseSource(writer, executionId, receipt);
-            return null;
-        });
-    }
-
-    @Override
-    public StoredExecution settleExecution(String executionId, long now) {
-        return run(writer -> ExecutionStatements.settle(writer, executionId, now));
-    }
-
-    @Override
-    public ExecutionDeletion deleteExecution(String bus, String executionId, long completedBefore, long now,
-                                             int limit) {
-        return run(writer -> ExecutionStatements.delete(writer, bus, executionId, completedBefore, now, limit));
-    }
-
-    private <R> R run(SessionWork<R> statements) {
+    <R> R run(SessionWork<R> statements) {
         try {
             return statements.run(session);
         } catch (SQLException failure) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.localqueue.DurabilityMode;
 import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
@@ -210,7 +211,7 @@ class BatchedSettlementTest extends StoreTestBase {
         List<ClaimedRow> claimed = store.write(WriteOptions.standard("claim", DurabilityMode.RELAXED), () -> { },
                 writes -> {
                     writes.enqueue(queue, jobs, maxAttempts, NOW, 0);
-                    return writes.claim(queue, NOW, NOW + LEASE, count, false, 0).rows();
+                    return writes.claim(new ClaimRequest(queue, NOW, NOW + LEASE, count, false, 0)).rows();
                 });
         assertThat(claimed).hasSize(count);
         return claimed;

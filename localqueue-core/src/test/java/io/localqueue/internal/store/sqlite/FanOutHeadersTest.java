@@ -41,7 +41,7 @@ class FanOutHeadersTest extends StoreTestBase {
 
     private Delivered deliver(List<Delivery> deliveries) {
         return store.write(WriteOptions.standard("deliver", DurabilityMode.RELAXED), () -> { },
-                writes -> writes.deliver(deliveries, 1_000, 0));
+                writes -> writes.bus().deliver(deliveries, 1_000, 0));
     }
 
     private static Delivery delivery(String queue, String eventId) {

@@ -1,7 +1,5 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
-import io.localqueue.internal.sqlite.SqliteConnector;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.internal.store.FileLocation;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,7 +16,7 @@ abstract class StoreTestBase {
 
     @BeforeEach
     void openStore() {
-        store = SqliteQueueStore.open(SqliteQueueStore.prepareDirectory(dir));
+        store = SqliteQueueStore.open(FileLocation.prepare(dir).directory());
     }
 
     @AfterEach

@@ -6,6 +6,7 @@ import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.StoredHeaders;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -264,7 +265,7 @@ final class ClaimStatements {
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
                 expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4) == PostgresSchema.STATUS_FAILED, rows.getString(5)));
+                        rows.getInt(4) == RowStatus.FAILED, rows.getString(5)));
             }
         }
         expired.sort(Comparator.comparingLong(ExpiredLease::id));
@@ -311,7 +312,7 @@ final class ClaimStatements {
             claim.setInt(7, limit);
             try (ResultSet result = claim.executeQuery()) {
                 while (result.next()) {
-                    if (result.getInt(8) == PostgresSchema.STATUS_FAILED) {
+                    if (result.getInt(8) == RowStatus.FAILED) {
                         continue;
                     }
                     rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3),

@@ -3,6 +3,7 @@ package io.localqueue.internal.store.postgresql;
 import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
 import java.sql.Array;
 import java.sql.Connection;
@@ -223,7 +224,7 @@ final class LeaseStatements {
                 if (!status.next()) {
                     return JobOutcome.DISCARDED;
                 }
-                return status.getInt(1) == PostgresSchema.STATUS_FAILED ? JobOutcome.DEAD_LETTERED
+                return status.getInt(1) == RowStatus.FAILED ? JobOutcome.DEAD_LETTERED
                         : JobOutcome.RETRIED;
             }
         }

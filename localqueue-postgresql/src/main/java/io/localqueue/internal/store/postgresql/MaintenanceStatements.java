@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.internal.store.DeadLetterRetry;
+import io.localqueue.internal.store.RowStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -79,7 +80,7 @@ final class MaintenanceStatements {
     /**
      * Deletes one state's rows last changed before {@code cutoff}, except those an execution reports on.
      *
-     * @param status {@link PostgresSchema#STATUS_ACKED} or {@link PostgresSchema#STATUS_FAILED}
+     * @param status {@link RowStatus#ACKED} or {@link RowStatus#FAILED}
      * @return how many rows it deleted
      */
     static int purge(Connection connection, String schema, String queue, int status, long cutoff)

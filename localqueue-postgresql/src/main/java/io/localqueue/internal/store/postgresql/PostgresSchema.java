@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -27,11 +28,6 @@ final class PostgresSchema {
 
     /** The version of the layout this code creates; a database at a later one is refused. */
     static final int VERSION = 1;
-
-    static final int STATUS_READY = 0;
-    static final int STATUS_LEASED = 1;
-    static final int STATUS_ACKED = 2;
-    static final int STATUS_FAILED = 3;
 
     /** Columns a localqueue {@code messages} table has; one without them is someone else's. */
     private static final Set<String> BASE_COLUMNS = Set.of(
@@ -67,13 +63,13 @@ final class PostgresSchema {
                     + "WHERE dedup_key IS NOT NULL",
             // Claims walk a queue's ready rows in due order, then id, without sorting.
             "CREATE INDEX IF NOT EXISTS messages_ready ON %1$s.messages (queue, available_at, id) "
-                    + "WHERE status = " + STATUS_READY,
+                    + "WHERE status = " + RowStatus.READY,
             // Reclaims find a queue's expired leases.
             "CREATE INDEX IF NOT EXISTS messages_leased ON %1$s.messages (queue, lease_until) "
-                    + "WHERE status = " + STATUS_LEASED,
+                    + "WHERE status = " + RowStatus.LEASED,
             // Counts of finished rows, pages of dead letters, purges of rows finished before a time.
             "CREATE INDEX IF NOT EXISTS messages_finished ON %1$s.messages (queue, status, updated_at) "
-                    + "WHERE status >= " + STATUS_ACKED,
+                    + "WHERE status >= " + RowStatus.ACKED,
             // Every row sits in exactly one of the three partial indexes above, the one of its state. A full index
             // led by (queue, status), as earlier layouts had, is dropped: on a table whose statistics are stale, as
             // after a bulk load, the planner chose it for claims and sorted the queue's every ready row each time.

@@ -3,16 +3,18 @@ package io.localqueue.internal.store.postgresql;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.DataSourceLocation;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ServerSettings;
-import io.localqueue.internal.store.ServerStoreProvider;
-import javax.sql.DataSource;
+import io.localqueue.internal.store.StoreLocation;
+import io.localqueue.internal.store.StoreProvider;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The PostgreSQL store as a service of the store seam: on a caller's data source, or on a HikariCP pool of its own
  * that the store closes.
  */
-public final class PostgresStoreProvider implements ServerStoreProvider {
+public final class PostgresStoreProvider implements StoreProvider {
 
     /** The URL prefix of the PostgreSQL JDBC driver. */
     static final String URL_PREFIX = "jdbc:postgresql:";
@@ -27,17 +29,20 @@ public final class PostgresStoreProvider implements ServerStoreProvider {
     }
 
     @Override
-    public boolean serves(String jdbcUrl) {
-        return jdbcUrl.startsWith(URL_PREFIX);
+    public boolean serves(StoreLocation location, @Nullable String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.startsWith(URL_PREFIX);
     }
 
     @Override
-    public QueueStore open(DataSource dataSource, String schema) {
-        return new PostgresQueueStore(dataSource, schema, null);
+    public QueueStore open(StoreLocation location) {
+        if (location instanceof DataSourceLocation caller) {
+            return new PostgresQueueStore(caller.dataSource(), caller.schema(), null);
+        }
+        return open((ServerSettings) location);
     }
 
-    @Override
-    public QueueStore open(ServerSettings settings) {
+    /** Opens the store on a pool of its own, which closing the store closes. */
+    private static QueueStore open(ServerSettings settings) {
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(poolConfig(settings));

@@ -1,22 +1,18 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.JobOutcome;
+import io.localqueue.internal.store.BusWrites;
 import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.DeadLetterRetry;
-import io.localqueue.internal.store.Delivered;
-import io.localqueue.internal.store.Delivery;
 import io.localqueue.internal.store.Enqueued;
-import io.localqueue.internal.store.ExecutionBatch;
-import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
-import io.localqueue.internal.store.SourceClaim;
-import io.localqueue.internal.store.StoredCheckpoint;
-import io.localqueue.internal.store.StoredExecution;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -31,9 +27,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class PostgresWrites implements QueueWrites {
 
+    private @Nullable BusWrites busWrites;
+
     /** One statement class's work on the transaction's connection. */
     @FunctionalInterface
-    private interface Work<R> {
+    interface Work<R> {
         R run(Connection connection) throws SQLException;
     }
 
@@ -64,6 +62,16 @@ final class PostgresWrites implements QueueWrites {
      *
      * @return true when waiters should look again
      */
+    /** The schema the transitions' statements name. */
+    String schema() {
+        return schema;
+    }
+
+    /** Records that a transition of the bus gave waiters work, when it did. */
+    void woke(boolean gaveWork) {
+        wakes |= gaveWork;
+    }
+
     boolean wakesWaiters() {
         return wakes;
     }
@@ -95,10 +103,9 @@ final class PostgresWrites implements QueueWrites {
     }
 
     @Override
-    public ClaimBatch claim(String queue, long now, long leaseUntil, int limit, boolean lookForExpired,
-                            int budget) {
-        ClaimBatch batch = run(c -> ClaimStatements.claim(c, schema, queue, now, leaseUntil, limit, lookForExpired,
-                budget, holder.get()));
+    public ClaimBatch claim(ClaimRequest request) {
+        ClaimBatch batch = run(c -> ClaimStatements.claim(c, schema, request.queue(), request.now(),
+                request.leaseUntil(), request.limit(), request.lookForExpired(), request.budget(), holder.get()));
         wakes |= !batch.reclaimed().isEmpty();
         return batch;
     }
@@ -134,9 +141,9 @@ final class PostgresWrites implements QueueWrites {
     @Override
     public int purge(String queue, long cutoff, boolean includeFailed) {
         return run(c -> {
-            int deleted = MaintenanceStatements.purge(c, schema, queue, PostgresSchema.STATUS_ACKED, cutoff);
+            int deleted = MaintenanceStatements.purge(c, schema, queue, RowStatus.ACKED, cutoff);
             if (includeFailed) {
-                deleted += MaintenanceStatements.purge(c, schema, queue, PostgresSchema.STATUS_FAILED, cutoff);
+                deleted += MaintenanceStatements.purge(c, schema, queue, RowStatus.FAILED, cutoff);
             }
             return deleted;
         });
@@ -144,93 +151,16 @@ final class PostgresWrites implements QueueWrites {
 
     /** The layout holds the bus's tables from its creation. */
     @Override
-    public void createBusTables() {
+    public BusWrites bus() {
+        BusWrites bus = busWrites;
+        if (bus == null) {
+            bus = new PostgresBusWrites(this);
+            busWrites = bus;
+        }
+        return bus;
     }
 
-    @Override
-    public Delivered deliver(List<Delivery> deliveries, long now, long limit) {
-        Delivered delivered = run(c -> FanOutStatements.deliver(c, schema, deliveries, now, limit));
-        wakes |= delivered.inserted().contains(true);
-        return delivered;
-    }
-
-    @Override
-    public @Nullable StoredCheckpoint checkpoint(String bus, String name) {
-        return run(c -> CheckpointStatements.read(c, schema, bus, name));
-    }
-
-    @Override
-    public @Nullable StoredCheckpoint advanceCheckpoint(String bus, String name, @Nullable StoredCheckpoint expected,
-                                                        String cursor, @Nullable String fingerprint, long items,
-                                                        long now) {
-        return run(c -> CheckpointStatements.advance(c, schema, bus, name, expected, cursor, fingerprint, items,
-                now));
-    }
-
-    @Override
-    public boolean deleteCheckpoint(String bus, String name) {
-        return run(c -> CheckpointStatements.delete(c, schema, bus, name));
-    }
-
-    @Override
-    public void linkDeliveries(long parentId, List<Long> childIds) {
-        run(c -> {
-            FanOutStatements.link(c, schema, parentId, childIds);
-            return null;
-        });
-    }
-
-    @Override
-    public @Nullable StoredExecution openExecution(String bus, String sourceName, String checkpoint,
-                                                   String fingerprint, @Nullable String checkpointGeneration,
-                                                   String newId, long now) {
-        return run(c -> ExecutionStatements.open(c, schema, bus, sourceName, checkpoint, fingerprint,
-                checkpointGeneration, newId, now));
-    }
-
-    @Override
-    public SourceClaim claimSource(String executionId, String receipt, long now, long leaseUntil) {
-        return run(c -> ExecutionStatements.claimSource(c, schema, executionId, receipt, now, leaseUntil));
-    }
-
-    @Override
-    public boolean holdsSource(String executionId, String receipt, long now) {
-        return run(c -> ExecutionStatements.holdsSource(c, schema, executionId, receipt, now));
-    }
-
-    @Override
-    public void recordExecutionBatch(ExecutionBatch batch, long now) {
-        run(c -> {
-            ExecutionStatements.recordBatch(c, schema, batch, now);
-            return null;
-        });
-    }
-
-    @Override
-    public boolean completeSource(String executionId, String receipt, long now) {
-        return run(c -> ExecutionStatements.completeSource(c, schema, executionId, receipt, now));
-    }
-
-    @Override
-    public void releaseSource(String executionId, String receipt) {
-        run(c -> {
-            ExecutionStatements.releaseSource(c, schema, executionId, receipt);
-            return null;
-        });
-    }
-
-    @Override
-    public StoredExecution settleExecution(String executionId, long now) {
-        return run(c -> ExecutionStatements.settle(c, schema, executionId, now));
-    }
-
-    @Override
-    public ExecutionDeletion deleteExecution(String bus, String executionId, long completedBefore, long now,
-                                             int limit) {
-        return run(c -> ExecutionStatements.delete(c, schema, bus, executionId, completedBefore, now, limit));
-    }
-
-    private <R> R run(Work<R> work) {
+    <R> R run(Work<R> work) {
         try {
             return work.run(connection);
         } catch (SQLException failure) {

@@ -8,6 +8,7 @@ import io.localqueue.FailureReason;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -57,7 +58,7 @@ class MaintenanceStatementsTest extends LayoutTestBase {
         Transactions.run(connection -> MaintenanceStatements.retryFailed(connection, schema, "emails", dead.get(0),
                 500, 0));
         int purged = Transactions.run(connection -> MaintenanceStatements.purge(connection, schema, "emails",
-                PostgresSchema.STATUS_FAILED, 1_000_000));
+                RowStatus.FAILED, 1_000_000));
 
         assertThat(query("SELECT coalesce(completed_at::text, 'open') FROM " + schema
                 + ".event_bus_execution_runtime")).containsExactly("open");

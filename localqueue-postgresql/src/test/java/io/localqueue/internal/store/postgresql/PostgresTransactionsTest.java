@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.WriteOptions;
 import java.nio.charset.StandardCharsets;
@@ -118,7 +119,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
         transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
                 writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0));
         transactions.write(WriteOptions.standard("claim", DurabilityMode.RELAXED), OPEN,
-                writes -> writes.claim("other", 1, 1_000, 10, true, 0));
+                writes -> writes.claim(new ClaimRequest("other", 1, 1_000, 10, true, 0)));
         assertThatThrownBy(() -> transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
                 writes -> {
                     writes.enqueue("emails", List.of(new NewJob(bytes("b"), null)), 4, 1, 0);

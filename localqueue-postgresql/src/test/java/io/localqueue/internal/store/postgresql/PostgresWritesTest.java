@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.CheckpointAdvance;
+import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Delivery;
@@ -24,7 +26,8 @@ class PostgresWritesTest extends LayoutTestBase {
     void aJobsLifeGoesThroughTheSeam() throws SQLException {
         long id = Transactions.run(c -> new PostgresWrites(c, schema).enqueue("emails",
                 List.of(new NewJob(bytes("hi"), "w-1")), 2, 0, 0).ids().get(0));
-        ClaimedRow row = Transactions.run(c -> new PostgresWrites(c, schema).claim("emails", 10, 1_000, 5, true, 0))
+        ClaimedRow row = Transactions.run(c -> new PostgresWrites(c, schema)
+                .claim(new ClaimRequest("emails", 10, 1_000, 5, true, 0)))
                 .rows().get(0);
         JobOutcome failed = Transactions.run(c -> new PostgresWrites(c, schema).settle(List.of(
                 Settlement.deadLetter("emails", row.id(), row.receipt(), 20, "no", FailureReason.REJECTED, null)),
@@ -44,15 +47,15 @@ class PostgresWritesTest extends LayoutTestBase {
         List<Boolean> wakes = Transactions.run(c -> {
             PostgresWrites writes = new PostgresWrites(c, schema);
             boolean atStart = writes.wakesWaiters();
-            writes.claim("emails", 0, 1_000, 5, true, 0);
-            writes.advanceCheckpoint("default", "users", null, "1", "f", 1, 1);
+            writes.claim(new ClaimRequest("emails", 0, 1_000, 5, true, 0));
+            writes.bus().advanceCheckpoint(new CheckpointAdvance("default", "users", null, "1", "f", 1, 1));
             boolean afterClaimAndCheckpoint = writes.wakesWaiters();
             writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 2, 0, 0);
             return List.of(atStart, afterClaimAndCheckpoint, writes.wakesWaiters());
         });
         List<Boolean> settled = Transactions.run(c -> {
             PostgresWrites writes = new PostgresWrites(c, schema);
-            ClaimedRow row = writes.claim("emails", 10, 1_000, 5, false, 0).rows().get(0);
+            ClaimedRow row = writes.claim(new ClaimRequest("emails", 10, 1_000, 5, false, 0)).rows().get(0);
             boolean afterClaim = writes.wakesWaiters();
             writes.settle(List.of(Settlement.ack("emails", row.id(), row.receipt(), 20)), List.of());
             return List.of(afterClaim, writes.wakesWaiters());
@@ -66,12 +69,12 @@ class PostgresWritesTest extends LayoutTestBase {
     void anEventGoesThroughTheSeamAndFailuresNameTheSchemaAndSqlState() throws SQLException {
         Transactions.run(c -> {
             QueueWrites writes = new PostgresWrites(c, schema);
-            writes.createBusTables();
-            List<Long> ids = writes.deliver(List.of(new Delivery("__bus__:default:a", bytes("{}"), "e1", 4, null,
+            writes.bus().createBusTables();
+            List<Long> ids = writes.bus().deliver(List.of(new Delivery("__bus__:default:a", bytes("{}"), "e1", 4, null,
                     null), new Delivery("__bus__:default:a", bytes("{}"), "e2", 4, null, null)), 1, 0).ids();
-            writes.linkDeliveries(ids.get(0), List.of(ids.get(1)));
-            assertThat(writes.advanceCheckpoint("default", "users", null, "1", "f", 1, 1)).isNotNull();
-            assertThat(writes.checkpoint("default", "users").cursor()).isEqualTo("1");
+            writes.bus().linkDeliveries(ids.get(0), List.of(ids.get(1)));
+            assertThat(writes.bus().advanceCheckpoint(new CheckpointAdvance("default", "users", null, "1", "f", 1, 1))).isNotNull();
+            assertThat(writes.bus().checkpoint("default", "users").cursor()).isEqualTo("1");
             return null;
         });
 

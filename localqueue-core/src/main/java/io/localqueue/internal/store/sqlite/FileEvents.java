@@ -1,4 +1,4 @@
-package io.localqueue.internal.wakeup;
+package io.localqueue.internal.store.sqlite;
 
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;

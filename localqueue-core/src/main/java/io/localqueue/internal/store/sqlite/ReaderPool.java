@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
 import java.sql.SQLException;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * statements must close with it; a few connections to a local file need no validation, eviction or resizing. A
  * session that met a SQLite failure is closed rather than lent again, so a transient fault costs one read.
  */
-public final class ReaderPool implements AutoCloseable {
+final class ReaderPool implements AutoCloseable {
 
     private static final long BORROW_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** How often a borrower waiting for a free session looks whether a discarded one left room to open another. */

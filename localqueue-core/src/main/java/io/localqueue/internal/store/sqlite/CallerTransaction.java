@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * connection must reach this file and have auto-commit off. The statements are prepared for this one call and
  * closed afterwards; the connection stays open, and nothing here commits or rolls back.
  */
-public final class CallerTransaction {
+final class CallerTransaction {
 
     private CallerTransaction() {
     }

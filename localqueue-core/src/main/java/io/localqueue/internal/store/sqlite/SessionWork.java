@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.sql.SQLException;
 
@@ -8,7 +8,7 @@ import java.sql.SQLException;
  * @param <R> the result type
  */
 @FunctionalInterface
-public interface SessionWork<R> {
+interface SessionWork<R> {
 
     /**
      * Does the work; the session goes back to its owner afterwards and must not be kept.

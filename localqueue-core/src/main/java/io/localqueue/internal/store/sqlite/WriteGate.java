@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;

@@ -16,12 +16,7 @@ import java.util.Set;
  * table {@code message_headers}), and the checks that refuse a file which is not a localqueue database before
  * anything is written to it.
  */
-final class Schema {
-
-    static final int STATUS_READY = 0;
-    static final int STATUS_LEASED = 1;
-    static final int STATUS_ACKED = 2;
-    static final int STATUS_FAILED = 3;
+final class SqliteSchema {
 
     /** Columns every localqueue database has had since 1.0; a {@code messages} table without them is foreign. */
     private static final Set<String> BASE_COLUMNS = Set.of(
@@ -84,7 +79,7 @@ final class Schema {
      */
     static final int LAYOUT_VERSION = 0;
 
-    private Schema() {
+    private SqliteSchema() {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
@@ -30,7 +30,7 @@ import org.sqlite.SQLiteException;
  * is closed, which rolls back whatever SQLite left open and drops statements the driver may have left half-run, and
  * the next write opens a fresh one.
  */
-public final class Writer implements AutoCloseable {
+final class Writer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Writer.class);
 

@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: one thread at a time uses a session (the writer's lock, or a reader's loan), and a held
  * statement's previous use must be over before it runs again.
  */
-public final class Session implements AutoCloseable {
+final class Session implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Session.class);
 

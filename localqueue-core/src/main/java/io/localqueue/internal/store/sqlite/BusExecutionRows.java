@@ -1,6 +1,5 @@
-package io.localqueue.internal.bus;
+package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.internal.sqlite.Session;
 import java.sql.SQLException;
 
 /**
@@ -9,7 +8,7 @@ import java.sql.SQLException;
  * those rows, and replaying one of them as a dead letter makes its execution incomplete again. In files without the
  * bus's tables both are no-ops, and there are no executions to list.
  */
-public final class BusExecutionRows {
+final class BusExecutionRows {
 
     private static final String EXECUTIONS = "event_bus_executions";
     private static final String EXECUTION_RUNTIME = "event_bus_execution_runtime";

@@ -1,6 +1,7 @@
-package io.localqueue.internal.wakeup;
+package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.wakeup.ChangeWatch;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * announces, so the fast reads resume after one) and slowly on a timer where events can be trusted to announce the
  * next commit, or at a moderate pace where they cannot (see {@link FileEvents}).
  */
-public final class DataVersionWatch implements ChangeWatch {
+final class DataVersionWatch implements ChangeWatch {
 
     private static final Logger log = LoggerFactory.getLogger(DataVersionWatch.class);
 

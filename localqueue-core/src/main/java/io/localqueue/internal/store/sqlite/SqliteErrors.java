@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
 import org.jspecify.annotations.Nullable;
@@ -7,7 +7,7 @@ import org.sqlite.SQLiteException;
 /**
  * Classifies SQLite failures: lock contention (retryable) versus everything else (surfaced with SQLite's words).
  */
-public final class SqliteErrors {
+final class SqliteErrors {
 
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;

@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,7 +14,7 @@ import org.sqlite.SQLiteOpenMode;
  * after every insert and leave it open, see {@link Session}), and SQLite's own busy wait of
  * {@value #BUSY_TIMEOUT_MS} ms for reads and for opening (writers turn it off and retry on their own).
  */
-public final class SqliteConnector {
+final class SqliteConnector {
 
     /** SQLite's busy wait for reads and for opening; the Python library uses the same value. */
     public static final int BUSY_TIMEOUT_MS = 5000;

@@ -1,4 +1,4 @@
-package io.localqueue.internal.sqlite;
+package io.localqueue.internal.store.sqlite;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** What the side files holding operating-system locks share: closing one, which releases its locks, never fails. */
-public final class LockFiles {
+final class LockFiles {
 
     private static final Logger log = LoggerFactory.getLogger(LockFiles.class);
 

@@ -1,0 +1,36 @@
+package io.localqueue.internal.store;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A store, declared as a service: {@link Stores} finds every store through {@link java.util.ServiceLoader}, the
+ * SQLite store of this module as the server stores of their own modules, and asks each whether it serves a location.
+ */
+public interface StoreProvider {
+
+    /**
+     * Names the database engine, for messages.
+     *
+     * @return such as "PostgreSQL"
+     */
+    String engine();
+
+    /**
+     * Tells whether this store serves a location.
+     *
+     * @param location where the database is
+     * @param jdbcUrl the URL of a server location (its settings', or the one a data source's connection reports);
+     *                null for a file
+     * @return true when it does
+     */
+    boolean serves(StoreLocation location, @Nullable String jdbcUrl);
+
+    /**
+     * Opens the store of a location this provider serves; on a caller's data source the store never closes the
+     * data source, on server settings it opens a pool of its own that closing the store closes.
+     *
+     * @param location the location
+     * @return the open store
+     */
+    QueueStore open(StoreLocation location);
+}
