@@ -66,10 +66,7 @@ final class BusConsumers {
         synchronized (lifecycle) {
             runtime.ensureOpen();
             Subscription target = declared(subscription);
-            if (!pattern.equals(BusTopology.WILDCARD) && !runtime.topology().routes(subscription, pattern)) {
-                throw new IllegalArgumentException("subscription '" + subscription + "' does not route '" + pattern
-                        + "'; add the route to the topology or use handler(type, subscription, handler)");
-            }
+            runtime.requireRouted(subscription, pattern);
             target.handlers().put(pattern, handler);
             return target;
         }

@@ -109,6 +109,19 @@ final class BusRuntime {
         return register(type).name();
     }
 
+    /**
+     * Refuses a handler for a type name (or {@code "*"}) that a subscription's routes do not match: routing is the
+     * topology's, and a handler never adds a route by itself.
+     *
+     * @throws IllegalArgumentException when the subscription does not route it
+     */
+    void requireRouted(String subscription, String pattern) {
+        if (!pattern.equals(BusTopology.WILDCARD) && !topology.routes(subscription, pattern)) {
+            throw new IllegalArgumentException("subscription '" + subscription + "' does not route '" + pattern
+                    + "'; add the route to the topology or use EventBus.handler(type, subscription, handler)");
+        }
+    }
+
     /** Registers a class for reading back, checking its identity's fields. */
     EventType register(Class<?> type) {
         EventType eventType = registry.register(type);

@@ -87,10 +87,7 @@ public final class Subscription {
     public <E> Subscription handler(Class<E> type, EventHandler<? super E> handler) {
         bus.ensureOpen();
         String typeName = bus.handledType(type, handler);
-        if (!bus.topology().routes(name, typeName)) {
-            throw new IllegalArgumentException("subscription '" + name + "' does not route '" + typeName
-                    + "'; add the route to the topology or use EventBus.handler(type, subscription, handler)");
-        }
+        bus.requireRouted(name, typeName);
         handlers.put(typeName, handler);
         return this;
     }
