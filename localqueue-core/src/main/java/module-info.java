@@ -9,6 +9,8 @@ module io.localqueue {
     requires transitive java.sql;
     requires org.slf4j;
     requires org.xerial.sqlitejdbc;
+    requires spring.jdbc;
+    requires spring.tx;
     requires static org.apache.commons.csv;
     requires transitive tools.jackson.databind;
     requires static transitive org.jspecify;

@@ -37,7 +37,7 @@ class BoundParametersTest {
             Map.entry("Writer.java: \"PRAGMA wal_autocheckpoint = \" + WAL_AUTOCHECKPOINT_PAGES", "a constant"),
             Map.entry("Writer.java: \"PRAGMA cache_size = -\" + CACHE_KIB", "a constant"),
             Map.entry("Session.java: sql", "Session runs what the store's constants hand it"),
-            Map.entry("DiagnosticsStatements.java: \"PRAGMA \" + name", "called with literal pragma names only"),
+            Map.entry("SnapshotStatements.java: \"PRAGMA \" + name", "called with literal pragma names only"),
             Map.entry("LeaseStatements.java: sql", "one of the class's own constants"),
             Map.entry("EnqueueStatements.java: INSERT_ROWS[size]",
                     "multi-row inserts built once from literal text and row numbers; every value is bound"),

@@ -55,7 +55,7 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      * @param transactionAware false to write at once even inside a transaction
      */
     public LocalQueueTemplate(LocalQueueRegistry queues, boolean transactionAware) {
-        this(queues, transactionAware, TransactionalWrites.detect(LocalQueueTemplate.class.getClassLoader()));
+        this(queues, transactionAware, new SpringTransactionalWrites());
     }
 
     LocalQueueTemplate(LocalQueueRegistry queues, boolean transactionAware, TransactionalWrites transactions) {

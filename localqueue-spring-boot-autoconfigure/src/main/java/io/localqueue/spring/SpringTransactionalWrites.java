@@ -10,9 +10,6 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class SpringTransactionalWrites implements TransactionalWrites {
 
-    /** The spring-tx class whose presence this needs. */
-    static final String MANAGER = "org.springframework.transaction.support.TransactionSynchronizationManager";
-
     @Override
     public boolean deferring() {
         return TransactionSynchronizationManager.isSynchronizationActive()

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -32,7 +31,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.event.TransactionalEventListener;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Jobs enqueued inside transactions of the application's own DataSource (H2 here) are written when those commit and
@@ -443,28 +441,6 @@ class TransactionAwareEnqueueTest extends ContextRunnerTestBase {
             assertThat(confirmation.status()).isEqualTo(Status.WRITTEN);
             assertThat(confirmation.isDeferred()).isFalse();
             assertThat(shop.subjects()).containsExactly("order 1 confirmed");
-        });
-    }
-
-    @Test
-    void withoutSpringTxOnTheClassPathNothingIsDeferredAndPutWorksEverywhere() {
-        TransactionalWrites absent = TransactionalWrites.detect(
-                new FilteredClassLoader(TransactionSynchronizationManager.class));
-        assertThat(absent).isSameAs(TransactionalWrites.NONE);
-        assertThat(TransactionalWrites.detect(getClass().getClassLoader()))
-                .isInstanceOf(SpringTransactionalWrites.class);
-
-        app().run(context -> {
-            Shop shop = shop(context);
-            LocalQueueTemplate withoutSpringTx = new LocalQueueTemplate(shop.registry, true, absent);
-
-            EnqueueResult result = shop.tx.required(() -> {
-                withoutSpringTx.put(EMAILS, email("put"));
-                return withoutSpringTx.enqueue(EMAILS, email("enqueue"));
-            });
-
-            assertThat(result.isDeferred()).isFalse();
-            assertThat(shop.subjects()).containsExactly("put", "enqueue");
         });
     }
 

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.internal.store.TakeBackWords;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
@@ -30,16 +31,16 @@ final class ClaimStatements {
      * its delivery budget is spent, with a last error made of {@code ?3}, the delivery, {@code ?4}, and an earlier
      * error kept after it.
      */
-    private static final String TAKE_BACK = """
+    private static final String TAKE_BACK = TakeBackWords.written("""
             UPDATE messages
                SET status = CASE WHEN attempts < max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN attempts < max_attempts THEN failure_reason
-                                         ELSE 'retries_exhausted' END,
+                                         ELSE {retries_exhausted} END,
                    last_error = CASE WHEN attempts < max_attempts THEN last_error
                                      ELSE ?3 || attempts || ' of ' || max_attempts || ?4
                                           || COALESCE('; before that: ' || last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?1
-            """;
+            """);
 
     private static final String TAKEN_BACK = "\nRETURNING id, attempts, max_attempts, status, last_error";
 
@@ -53,10 +54,6 @@ final class ClaimStatements {
     static final String RECLAIM_ABANDONED = TAKE_BACK
             + " WHERE queue = ?2 AND status = 1 AND substr(receipt, 1, length(?5)) = ?5" + TAKEN_BACK;
 
-    private static final String EXPIRED_WORDS = "lease expired on delivery ";
-    private static final String EXPIRED_REASON = ": the job was not settled before its lease ran out";
-    private static final String ABANDONED_WORDS = "lease taken back on delivery ";
-    private static final String ABANDONED_REASON = ": the process holding it ended before the job was settled";
 
     /**
      * The holders named by a queue's leases: the distinct names in the receipts of its leased rows (a handful per
@@ -98,19 +95,19 @@ final class ClaimStatements {
      * the budget onto every row it takes, and a row whose claims reached the budget already becomes a dead letter
      * ({@code retries_exhausted}) in the same statement instead of a lease; the returned status tells them apart.
      */
-    static final String CLAIM_WITH_BUDGET = """
+    static final String CLAIM_WITH_BUDGET = TakeBackWords.written("""
             UPDATE messages
                SET status = CASE WHEN attempts >= ?6 THEN 3 ELSE 1 END,
                    receipt = CASE WHEN attempts >= ?6 THEN NULL ELSE ?1 || id END,
                    lease_until = CASE WHEN attempts >= ?6 THEN NULL ELSE ?2 END,
-                   failure_reason = CASE WHEN attempts >= ?6 THEN 'retries_exhausted' ELSE failure_reason END,
+                   failure_reason = CASE WHEN attempts >= ?6 THEN {retries_exhausted} ELSE failure_reason END,
                    attempts = CASE WHEN attempts >= ?6 THEN attempts ELSE attempts + 1 END,
                    max_attempts = ?6, updated_at = ?3
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
                            ORDER BY available_at, lease_until, id LIMIT ?5)
             RETURNING id, payload, attempts, receipt, lease_until, available_at,
-                      (SELECT headers FROM message_headers WHERE message_id = messages.id), status""";
+                      (SELECT headers FROM message_headers WHERE message_id = messages.id), status""");
 
     /** Expired leases take the claimer's budget before they are reclaimed, so the reclaim judges them by it. */
     static final String BUDGET_EXPIRED = """
@@ -135,8 +132,8 @@ final class ClaimStatements {
         return session.query(RECLAIM, statement -> {
             statement.setLong(1, now);
             statement.setString(2, queue);
-            statement.setString(3, EXPIRED_WORDS);
-            statement.setString(4, EXPIRED_REASON);
+            statement.setString(3, TakeBackWords.EXPIRED_WORDS);
+            statement.setString(4, TakeBackWords.EXPIRED_REASON);
         }, ClaimStatements::takenBack);
     }
 
@@ -161,8 +158,8 @@ final class ClaimStatements {
             taken.addAll(session.query(RECLAIM_ABANDONED, statement -> {
                 statement.setLong(1, now);
                 statement.setString(2, queue);
-                statement.setString(3, ABANDONED_WORDS);
-                statement.setString(4, ABANDONED_REASON);
+                statement.setString(3, TakeBackWords.ABANDONED_WORDS);
+                statement.setString(4, TakeBackWords.ABANDONED_REASON);
                 statement.setString(5, prefix);
             }, ClaimStatements::takenBack));
         }

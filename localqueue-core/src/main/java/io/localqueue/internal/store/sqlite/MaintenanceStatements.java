@@ -1,42 +1,12 @@
 package io.localqueue.internal.store.sqlite;
 
-import io.localqueue.QueueStats;
 import io.localqueue.internal.store.DeadLetterRetry;
-import io.localqueue.internal.store.FailedRow;
-import io.localqueue.internal.store.ReadyRow;
-import io.localqueue.internal.store.RowStatus;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Statistics, the list of queue names, the listing of ready jobs, dead-letter listing and replay, and purging of
- * settled rows.
+ * Dead-letter replay and purging of settled rows.
  */
 final class MaintenanceStatements {
-
-    /**
-     * Steps the queue's entries of the reference index one by one (about 30 ns each), the one exact count there is
-     * without a counter that every write would have to keep.
-     */
-    static final String STATS = "SELECT status, COUNT(*) FROM messages WHERE queue = ? GROUP BY status";
-
-    /** Skips through the queue index, so the cost grows with the number of queues, not of jobs. */
-    private static final String QUEUE_NAMES = """
-            WITH RECURSIVE names(name) AS (
-                SELECT MIN(queue) FROM messages
-                UNION ALL
-                SELECT (SELECT MIN(queue) FROM messages WHERE queue > names.name) FROM names WHERE name IS NOT NULL)
-            SELECT name FROM names WHERE name IS NOT NULL""";
-
-    private static final String LIST_FAILED = """
-            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
-              FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
-
-    /** Walks the reference index in claim order, so a page costs its own rows and the offset, never a sort. */
-    static final String LIST_READY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error
-              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, lease_until, id LIMIT ? OFFSET ?""";
 
     private static final String IS_FAILED = "SELECT COUNT(*) FROM messages WHERE id = ? AND queue = ? AND status = 3";
 
@@ -50,61 +20,6 @@ final class MaintenanceStatements {
             "DELETE FROM messages WHERE queue = ? AND status = ? AND updated_at < ?";
 
     private MaintenanceStatements() {
-    }
-
-    static QueueStats stats(Session session, String queue) throws SQLException {
-        long[] counts = new long[4];
-        session.query(STATS, statement -> statement.setString(1, queue), rows -> {
-            while (rows.next()) {
-                int status = rows.getInt(1);
-                if (status >= 0 && status < counts.length) {
-                    counts[status] = rows.getLong(2);
-                }
-            }
-            return null;
-        });
-        return new QueueStats(counts[RowStatus.READY], counts[RowStatus.LEASED],
-                counts[RowStatus.ACKED], counts[RowStatus.FAILED]);
-    }
-
-    static List<String> queueNames(Session session) throws SQLException {
-        return session.query(QUEUE_NAMES, statement -> { }, rows -> {
-            List<String> names = new ArrayList<>();
-            while (rows.next()) {
-                names.add(rows.getString(1));
-            }
-            return names;
-        });
-    }
-
-    static List<FailedRow> listFailed(Session session, String queue, int limit, int offset) throws SQLException {
-        return session.query(LIST_FAILED, statement -> {
-            statement.setString(1, queue);
-            statement.setInt(2, limit);
-            statement.setInt(3, offset);
-        }, rows -> {
-            List<FailedRow> failed = new ArrayList<>();
-            while (rows.next()) {
-                failed.add(new FailedRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4),
-                        rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
-            }
-            return failed;
-        });
-    }
-
-    static List<ReadyRow> listReady(Session session, String queue, int limit, int offset) throws SQLException {
-        return session.query(LIST_READY, statement -> {
-            statement.setString(1, queue);
-            statement.setInt(2, limit);
-            statement.setInt(3, offset);
-        }, rows -> {
-            List<ReadyRow> ready = new ArrayList<>();
-            while (rows.next()) {
-                ready.add(new ReadyRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4),
-                        rows.getLong(5), rows.getString(6)));
-            }
-            return ready;
-        });
     }
 
     /** Moves a dead letter back to ready if the queue has room, and reopens a bus execution that delivered it. */

@@ -156,27 +156,27 @@ public final class SqliteQueueStore implements QueueStore {
 
     @Override
     public QueueStats stats(String queue) {
-        return read(session -> MaintenanceStatements.stats(session, queue));
+        return read(session -> ReadStatements.stats(session, queue));
     }
 
     @Override
     public List<FailedRow> listFailed(String queue, int limit, int offset) {
-        return read(session -> MaintenanceStatements.listFailed(session, queue, limit, offset));
+        return read(session -> ReadStatements.listFailed(session, queue, limit, offset));
     }
 
     @Override
     public List<ReadyRow> listReady(String queue, int limit, int offset) {
-        return read(session -> MaintenanceStatements.listReady(session, queue, limit, offset));
+        return read(session -> ReadStatements.listReady(session, queue, limit, offset));
     }
 
     @Override
     public QueueSnapshot snapshot(String queue, Clock clock) {
-        return read(session -> DiagnosticsStatements.snapshot(session, file, sqliteVersion, queue, clock));
+        return read(session -> SnapshotStatements.snapshot(session, file, sqliteVersion, queue, clock));
     }
 
     @Override
     public List<String> queueNames() {
-        return read(MaintenanceStatements::queueNames);
+        return read(ReadStatements::queueNames);
     }
 
     @Override

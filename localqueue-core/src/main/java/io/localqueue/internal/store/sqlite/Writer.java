@@ -3,6 +3,7 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.WriteTransactions;
 import io.localqueue.internal.time.Backoff;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +14,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -22,17 +24,18 @@ import org.sqlite.SQLiteException;
 /**
  * Runs the write transactions of one file on its one writer connection. Threads of this JVM take an in-process lock
  * first, so they never contend inside SQLite; each attempt then takes its turn in the writers' line
- * ({@link WriteGate}) and runs {@code BEGIN IMMEDIATE} … {@code COMMIT} with SQLite's busy wait off. An attempt that
- * finds another process holding SQLite's lock rolls back and, within the write's budget, tries again after a
- * jittered pause taken outside the in-process lock.
+ * ({@link WriteGate}) and runs one transaction through Spring's transaction manager ({@link WriteTransactions}) over
+ * the writer connection, which begins it with {@code BEGIN IMMEDIATE} ({@link WriterDataSource}), with SQLite's busy
+ * wait off. The statements run on the writer's {@link Session}, prepared once. An attempt that finds another process
+ * holding SQLite's lock rolls back and, within the write's budget, tries again after a jittered pause taken outside
+ * the in-process lock. Statements that cannot run inside a transaction ({@code VACUUM}) run through a
+ * {@link JdbcTemplate} on the same connection.
  *
  * <p>Any other failure (a full disk, an I/O error, a damaged page) costs only the call that met it: the connection
  * is closed, which rolls back whatever SQLite left open and drops statements the driver may have left half-run, and
  * the next write opens a fresh one.
  */
 final class Writer implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(Writer.class);
 
     /**
      * WAL pages after which a commit of this JVM checkpoints (SQLite's default is 1,000). A checkpoint costs two
@@ -64,6 +67,9 @@ final class Writer implements AutoCloseable {
     private final Path file;
     private final ReentrantLock lock = new ReentrantLock();
     private final WriteGate gate;
+    private final WriterDataSource transactionSource = new WriterDataSource();
+    private final WriteTransactions transactions = new WriteTransactions(transactionSource);
+    private final JdbcTemplate maintenance = maintenance(transactionSource);
     private @Nullable Session session;
     private @Nullable DurabilityMode sessionMode;
     private boolean closed;
@@ -116,17 +122,17 @@ final class Writer implements AutoCloseable {
      */
     public void writeOutsideTransaction(String transaction, String sql, long budgetNanos, Runnable ensureOpen) {
         retrying(DurabilityMode.RELAXED, budgetNanos, budgetNanos, ensureOpen, writer -> {
+            Failpoints.reach(transaction, Failpoints.Stage.BEFORE_COMMIT);
             try {
-                Failpoints.reach(transaction, Failpoints.Stage.BEFORE_COMMIT);
-                writer.execute(sql);
-                Failpoints.reach(transaction, Failpoints.Stage.AFTER_COMMIT);
-                return Attempt.done(null);
-            } catch (SQLException failure) {
+                maintenance.execute(sql);
+            } catch (DataAccessException failure) {
                 if (SqliteErrors.isBusy(failure)) {
                     return Attempt.busy(failure);
                 }
                 throw failure;
             }
+            Failpoints.reach(transaction, Failpoints.Stage.AFTER_COMMIT);
+            return Attempt.done(null);
         });
     }
 
@@ -197,38 +203,35 @@ final class Writer implements AutoCloseable {
             if (SqliteErrors.fromSqlite(failure)) {
                 discardSession();
             }
+            if (failure instanceof DataAccessException) {
+                throw SqliteErrors.wrap("writing to " + file, failure);
+            }
             throw failure;
         }
     }
 
     private <R extends @Nullable Object> Attempt<R> transaction(String name, Session writer, SessionWork<R> work)
             throws SQLException {
+        R value;
         try {
-            writer.control("BEGIN IMMEDIATE");
-        } catch (SQLException failure) {
+            value = transactions.run(connection -> {
+                R done = work.run(writer);
+                Failpoints.reach(name, Failpoints.Stage.BEFORE_COMMIT);
+                return done;
+            });
+        } catch (WriteTransactions.Failure failure) {
+            if (SqliteErrors.isBusy(failure.sql())) {
+                return Attempt.busy(failure.sql());
+            }
+            throw failure.sql();
+        } catch (RuntimeException failure) {
             if (SqliteErrors.isBusy(failure)) {
                 return Attempt.busy(failure);
             }
             throw failure;
         }
-        boolean committed = false;
-        try {
-            R value = work.run(writer);
-            Failpoints.reach(name, Failpoints.Stage.BEFORE_COMMIT);
-            writer.control("COMMIT");
-            committed = true;
-            Failpoints.reach(name, Failpoints.Stage.AFTER_COMMIT);
-            return Attempt.done(value);
-        } catch (RuntimeException | SQLException failure) {
-            if (SqliteErrors.isBusy(failure)) {
-                return Attempt.busy(failure);
-            }
-            throw failure;
-        } finally {
-            if (!committed) {
-                rollbackQuietly(writer);
-            }
-        }
+        Failpoints.reach(name, Failpoints.Stage.AFTER_COMMIT);
+        return Attempt.done(value);
     }
 
     /** Returns the writer session with the synchronous level of {@code mode}; the caller holds the lock. */
@@ -295,6 +298,7 @@ final class Writer implements AutoCloseable {
         Session current = session;
         session = null;
         sessionMode = null;
+        transactionSource.clear();
         if (current != null) {
             current.close();
         }
@@ -314,17 +318,15 @@ final class Writer implements AutoCloseable {
             opened.close();
             throw failure;
         }
+        transactionSource.use(opened, this::discardSession);
         return opened;
     }
 
-    /** Rolls back after a failed attempt; a rollback that fails leaves the connection in doubt, so it is closed. */
-    private void rollbackQuietly(Session writer) {
-        try {
-            writer.control("ROLLBACK");
-        } catch (SQLException failure) {
-            log.debug("Rollback on {} failed; the writer connection is reopened", file, failure);
-            discardSession();
-        }
+    /** A template whose failures carry SQLite's exception as it was, with no lookup of error codes by database name. */
+    private static JdbcTemplate maintenance(WriterDataSource source) {
+        JdbcTemplate template = new JdbcTemplate(source);
+        template.setExceptionTranslator(new SQLExceptionSubclassTranslator());
+        return template;
     }
 
     @FunctionalInterface

@@ -49,7 +49,7 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
 
     @Test
     void listingReadyJobsWalksTheReferenceIndexWithoutSorting() throws SQLException {
-        List<String> plan = plan(MaintenanceStatements.LIST_READY, "q", 10, 0);
+        List<String> plan = plan(ReadStatements.LIST_READY, "q", 10, 0);
 
         assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
     }

@@ -13,19 +13,19 @@ class ObservationQueryPlanTest extends QueryPlanTestBase {
 
     @Test
     void theCountByStateWalksOnlyTheQueuesEntriesOfTheCoveringIndex() throws SQLException {
-        assertThat(plan(MaintenanceStatements.STATS, "q"))
+        assertThat(plan(ReadStatements.STATS, "q"))
                 .containsExactly("SEARCH messages USING COVERING INDEX idx_messages_queue_status (queue=?)");
     }
 
     @Test
     void theOldestDueJobIsOneSeekOfTheCoveringIndex() throws SQLException {
-        assertThat(plan(DiagnosticsStatements.OLDEST_DUE, "q", 1L)).containsExactly(
+        assertThat(plan(SnapshotStatements.OLDEST_DUE, "q", 1L)).containsExactly(
                 "SEARCH messages USING COVERING INDEX idx_messages_queue_status (queue=? AND status=? AND available_at<?)");
     }
 
     @Test
     void theLeaseFiguresWalkOnlyTheQueuesLeasedRows() throws SQLException {
-        assertThat(plan(DiagnosticsStatements.LEASES, 1L, "q"))
+        assertThat(plan(SnapshotStatements.LEASES, 1L, "q"))
                 .containsExactly("SEARCH messages USING INDEX idx_messages_queue_status (queue=? AND status=?)");
     }
 }

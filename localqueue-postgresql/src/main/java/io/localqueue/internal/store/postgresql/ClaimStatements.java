@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.postgresql;
 
+import io.localqueue.internal.store.TakeBackWords;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
@@ -39,16 +40,16 @@ final class ClaimStatements {
      * made of the first parameter, the delivery, the second, and an earlier error kept after it. The third parameter
      * is the time stamped on the rows.
      */
-    private static final String TAKE_BACK = """
+    private static final String TAKE_BACK = TakeBackWords.written("""
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN m.attempts < m.max_attempts THEN 0 ELSE 3 END,
                    failure_reason = CASE WHEN m.attempts < m.max_attempts THEN m.failure_reason
-                                         ELSE 'retries_exhausted' END,
+                                         ELSE {retries_exhausted} END,
                    last_error = CASE WHEN m.attempts < m.max_attempts THEN m.last_error
                                      ELSE ?::text || m.attempts || ' of ' || m.max_attempts || ?::text
                                           || COALESCE('; before that: ' || m.last_error, '') END,
                    receipt = NULL, lease_until = NULL, updated_at = ?
-            """;
+            """);
 
     private static final String TAKEN_BACK = """
 
@@ -98,10 +99,6 @@ final class ClaimStatements {
                                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                                   AND l.classid::bigint = k >> 32 AND l.objid::bigint = k & 4294967295)""";
 
-    private static final String EXPIRED_WORDS = "lease expired on delivery ";
-    private static final String EXPIRED_REASON = ": the job was not settled before its lease ran out";
-    private static final String ABANDONED_WORDS = "lease taken back on delivery ";
-    private static final String ABANDONED_REASON = ": the process holding it ended before the job was settled";
 
     /** Expired leases take the claimer's budget before they are reclaimed, so the reclaim judges them by it. */
     private static final String BUDGET_EXPIRED = """
@@ -113,13 +110,13 @@ final class ClaimStatements {
      * lease (1) from a row a claimer's budget made a dead letter (3). Without a budget of the claimer's ({@code 0}),
      * every row keeps its own and is leased.
      */
-    static final String CLAIM = """
+    static final String CLAIM = TakeBackWords.written("""
             WITH p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until, ?::bigint AS now)
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 3 ELSE 1 END,
                    receipt = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN NULL ELSE p.prefix || m.id END,
                    lease_until = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN NULL ELSE p.lease_until END,
-                   failure_reason = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 'retries_exhausted'
+                   failure_reason = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN {retries_exhausted}
                                          ELSE m.failure_reason END,
                    attempts = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN m.attempts
                                    ELSE m.attempts + 1 END,
@@ -129,7 +126,7 @@ final class ClaimStatements {
                        ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED) AS due
              WHERE m.id = due.id
             RETURNING m.id, m.payload, m.attempts, m.receipt, m.lease_until, m.available_at,
-                      (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status""";
+                      (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status""");
 
 
     private ClaimStatements() {
@@ -152,8 +149,8 @@ final class ClaimStatements {
     static List<ExpiredLease> reclaim(Connection connection, String schema, String queue, long now)
             throws SQLException {
         try (PreparedStatement reclaim = connection.prepareStatement(RECLAIM.formatted(schema))) {
-            reclaim.setString(1, EXPIRED_WORDS);
-            reclaim.setString(2, EXPIRED_REASON);
+            reclaim.setString(1, TakeBackWords.EXPIRED_WORDS);
+            reclaim.setString(2, TakeBackWords.EXPIRED_REASON);
             reclaim.setLong(3, now);
             reclaim.setString(4, queue);
             reclaim.setLong(5, now);
@@ -182,8 +179,8 @@ final class ClaimStatements {
                 }
             }
             try (PreparedStatement reclaim = connection.prepareStatement(RECLAIM_ABANDONED.formatted(schema))) {
-                reclaim.setString(1, ABANDONED_WORDS);
-                reclaim.setString(2, ABANDONED_REASON);
+                reclaim.setString(1, TakeBackWords.ABANDONED_WORDS);
+                reclaim.setString(2, TakeBackWords.ABANDONED_REASON);
                 reclaim.setLong(3, now);
                 reclaim.setString(4, queue);
                 reclaim.setString(5, prefix);

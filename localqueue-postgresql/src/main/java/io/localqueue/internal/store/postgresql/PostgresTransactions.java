@@ -4,7 +4,7 @@ import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
-import java.sql.Connection;
+import io.localqueue.internal.store.WriteTransactions;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,8 +16,9 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the PostgreSQL store runs one write transaction: on a connection of its data source, with the commit's
- * durability ({@link DurabilityMode#RELAXED} commits with {@code synchronous_commit = off}, which keeps the database
+ * How the PostgreSQL store runs one write transaction: through Spring's transaction manager
+ * ({@link WriteTransactions}) on a connection of its data source, with the commit's durability
+ * ({@link DurabilityMode#RELAXED} commits with {@code synchronous_commit = off}, which keeps the database
  * consistent but may lose the last commits of a server crash; {@link DurabilityMode#DURABLE} waits for the WAL
  * flush), and waits for locks bounded by the caller's budget ({@code lock_timeout}). A transaction that loses a
  * serialization conflict, a deadlock or its lock wait is rolled back and run again from the start while the budget
@@ -59,7 +60,7 @@ final class PostgresTransactions {
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private final DataSource dataSource;
+    private final WriteTransactions transactions;
     private final String schema;
     private final Runnable wokeWaiters;
     private final Supplier<@Nullable String> holder;
@@ -85,7 +86,7 @@ final class PostgresTransactions {
      */
     PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters,
                          Supplier<@Nullable String> holder) {
-        this.dataSource = dataSource;
+        this.transactions = new WriteTransactions(dataSource);
         this.schema = PostgresSchema.requireValidName(schema);
         this.wokeWaiters = wokeWaiters;
         this.holder = holder;
@@ -122,64 +123,41 @@ final class PostgresTransactions {
 
     private <R> R attempt(WriteOptions options, long remainingNanos, StoreWork<R> work) {
         String what = "'" + options.transaction() + "' in schema " + schema;
-        Connection connection;
+        PostgresWrites[] bound = new PostgresWrites[1];
+        R result;
         try {
-            connection = dataSource.getConnection();
-        } catch (SQLException failure) {
-            throw PostgresErrors.unavailable(what, failure);
+            result = transactions.run(connection -> {
+                try (PreparedStatement settings = connection.prepareStatement(
+                        options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
+                    settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
+                    settings.execute();
+                }
+                bound[0] = new PostgresWrites(connection, schema, holder);
+                return work.run(bound[0]);
+            });
+        } catch (WriteTransactions.Failure failure) {
+            SQLException sql = failure.sql();
+            switch (failure.step()) {
+                case BEGIN:
+                    throw PostgresErrors.unavailable(what, sql);
+                case COMMIT:
+                    throw PostgresErrors.connectionLost(sql) ? PostgresErrors.lostInCommit(what, sql)
+                            : PostgresErrors.wrap(what, sql);
+                default:
+                    throw lostOr(PostgresErrors.wrap(what, sql));
+            }
+        } catch (RuntimeException failure) {
+            throw lostOr(failure);
         }
-        boolean committing = false;
-        try {
-            connection.setAutoCommit(false);
-            try (PreparedStatement settings = connection.prepareStatement(
-                    options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
-                settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
-                settings.execute();
-            }
-            PostgresWrites writes = new PostgresWrites(connection, schema, holder);
-            R result = work.run(writes);
-            committing = true;
-            connection.commit();
-            if (writes.wakesWaiters()) {
-                wokeWaiters.run();
-            }
-            return result;
-        } catch (Error failure) {
-            rollBack(connection, failure);
-            throw failure;
-        } catch (SQLException | RuntimeException failure) {
-            rollBack(connection, failure);
-            RuntimeException reported;
-            if (failure instanceof SQLException sql) {
-                reported = committing && PostgresErrors.connectionLost(sql) ? PostgresErrors.lostInCommit(what, sql)
-                        : PostgresErrors.wrap(what, sql);
-            } else {
-                reported = (RuntimeException) failure;
-            }
-            if (!committing && PostgresErrors.connectionLost(failure)) {
-                throw new LostConnection(reported);
-            }
-            throw reported;
-        } finally {
-            close(connection);
+        if (bound[0] != null && bound[0].wakesWaiters()) {
+            wokeWaiters.run();
         }
+        return result;
     }
 
-    /** Hands the connection back; a pool that cannot take it back has done with it either way. */
-    private static void close(Connection connection) {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // the transaction ended before; a broken connection is the pool's to drop
-        }
-    }
-
-    private static void rollBack(Connection connection, Throwable failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException alsoFailed) {
-            failure.addSuppressed(alsoFailed);
-        }
+    /** A failure before the commit, as one to run again when it was the loss of the connection. */
+    private static RuntimeException lostOr(RuntimeException reported) {
+        return PostgresErrors.connectionLost(reported) ? new LostConnection(reported) : reported;
     }
 
     /** The retryable database failure behind a transaction's failure, or null when it is of another kind. */

@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Write transactions on a real PostgreSQL server: commit, rollback, the settings of a transaction, and lock waits
@@ -47,6 +50,27 @@ class PostgresTransactionsTest extends LayoutTestBase {
 
         assertThat(id).isPositive();
         assertThat(count()).isEqualTo("1");
+    }
+
+    @Test
+    void aWriteNeverJoinsATransactionTheCallersThreadHoldsOnTheSameDataSource() {
+        DataSource source = PostgresServer.database();
+        PostgresTransactions transactions = new PostgresTransactions(source, schema, () -> { });
+        TransactionTemplate callers = new TransactionTemplate(new DataSourceTransactionManager(source));
+        List<String> seen = new ArrayList<>();
+
+        callers.executeWithoutResult(status -> {
+            Connection callersConnection = DataSourceUtils.getConnection(source);
+            transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN, writes -> {
+                seen.add("own connection " + (DataSourceUtils.getConnection(source) != callersConnection));
+                return writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0);
+            });
+            seen.add("caller's connection bound again " + (DataSourceUtils.getConnection(source) == callersConnection));
+            status.setRollbackOnly();
+        });
+
+        assertThat(seen).containsExactly("own connection true", "caller's connection bound again true");
+        assertThat(count()).as("committed on its own, whatever the caller's transaction did").isEqualTo("1");
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * never writing (no reclaim, no checkpoint). The counts are the one read whose cost grows with the queue (SQLite
  * steps the index entry by entry); every other read seeks the index or walks the leased rows only.
  */
-final class DiagnosticsStatements {
+final class SnapshotStatements {
 
     /** Seeks the first due entry of the queue's ready rows in the reference index: one step, whatever the backlog. */
     static final String OLDEST_DUE =
@@ -29,7 +29,7 @@ final class DiagnosticsStatements {
                    MIN(CASE WHEN lease_until <= ?1 THEN lease_until END)
               FROM messages WHERE queue = ?2 AND status = 1""";
 
-    private DiagnosticsStatements() {
+    private SnapshotStatements() {
     }
 
     /** Reads everything inside one deferred transaction, so all figures come from one snapshot of the file. */
@@ -46,7 +46,7 @@ final class DiagnosticsStatements {
     private static QueueSnapshot read(Session session, Path file, String sqliteVersion, String queue, Clock clock)
             throws SQLException {
         // The first read fixes the snapshot; the clock is read after it, so no counted row is newer than "now".
-        QueueStats stats = MaintenanceStatements.stats(session, queue);
+        QueueStats stats = ReadStatements.stats(session, queue);
         long now = clock.millis();
         Long oldestDue = session.queryLong(OLDEST_DUE, statement -> {
             statement.setString(1, queue);
