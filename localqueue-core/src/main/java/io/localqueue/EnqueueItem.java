@@ -16,11 +16,12 @@ import org.jspecify.annotations.Nullable;
  * @param headers names to values, such as a trace context, kept in their order (a null map counts as none); an
  *                empty or null name, a null value, a lone UTF-16 surrogate, or more than
  *                {@link #MAX_HEADERS_LENGTH} characters in all are refused when put
+ * @param options when the job is due (a null value counts as {@link EnqueueOptions#defaults()})
  * @param <T> the payload type
  *
  * @since 0.1.0
  */
-public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String> headers) {
+public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String> headers, EnqueueOptions options) {
 
     /**
      * The most characters the names and values of one job's headers may hold together: room for a W3C trace context
@@ -36,6 +37,33 @@ public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String>
     public EnqueueItem {
         headers = headers == null || headers.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        options = options == null ? EnqueueOptions.defaults() : options;
+    }
+
+    /**
+     * Creates an item due at once.
+     *
+     * @param data the payload; null is refused when the batch is put
+     * @param jobId the deduplication key, or null for none
+     * @param headers names to values stored with the job (a null map counts as none)
+     * @since 0.1.0
+     */
+    public EnqueueItem(T data, @Nullable String jobId, Map<String, String> headers) {
+        this(data, jobId, headers, EnqueueOptions.defaults());
+    }
+
+    /**
+     * Returns this item due when {@code options} say.
+     *
+     * @param options when the job is due, not null
+     * @return the new item
+     * @since 0.1.0
+     */
+    public EnqueueItem<T> withOptions(EnqueueOptions options) {
+        if (options == null) {
+            throw new InvalidArgumentException("options", "options must not be null");
+        }
+        return new EnqueueItem<>(data, jobId, headers, options);
     }
 
     /**
@@ -81,6 +109,6 @@ public record EnqueueItem<T>(T data, @Nullable String jobId, Map<String, String>
      * @since 0.1.0
      */
     public EnqueueItem<T> withHeaders(Map<String, String> headers) {
-        return new EnqueueItem<>(data, jobId, headers);
+        return new EnqueueItem<>(data, jobId, headers, options);
     }
 }

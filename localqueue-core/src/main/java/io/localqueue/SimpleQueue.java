@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -209,11 +210,47 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @throws QueueFullException when there is still no room once the timeout passes
      */
     public long put(T data, @Nullable String jobId, Duration timeout) {
-        return put(data, jobId, Durations.timeoutNanos(timeout, "timeout"));
+        return put(data, jobId, EnqueueOptions.defaults(), Durations.timeoutNanos(timeout, "timeout"));
+    }
+
+    /**
+     * Commits one job like {@link #put(Object, String)}, due when {@code options} say: a delayed job is never
+     * claimed before its due time, and an idle consumer wakes for it then without polling.
+     *
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none; an existing job of that id is returned unchanged, its
+     *              own due time kept
+     * @param options when the job is due
+     * @return the id of the new or existing job
+     * @since 0.1.0
+     */
+    public long put(T data, @Nullable String jobId, EnqueueOptions options) {
+        return put(data, jobId, options, FOREVER);
+    }
+
+    /**
+     * Commits one job like {@link #put(Object, String, EnqueueOptions)}, waiting at most {@code timeout} for room.
+     *
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @param options when the job is due
+     * @param timeout how long to wait for room; {@code Duration.ZERO} makes a single attempt
+     * @return the id of the new or existing job
+     * @throws QueueFullException when there is still no room once the timeout passes
+     * @since 0.1.0
+     */
+    public long put(T data, @Nullable String jobId, EnqueueOptions options, Duration timeout) {
+        return put(data, jobId, options, Durations.timeoutNanos(timeout, "timeout"));
     }
 
     private long put(T data, @Nullable String jobId, long timeoutNanos) {
-        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"));
+        return put(data, jobId, EnqueueOptions.defaults(), timeoutNanos);
+    }
+
+    private long put(T data, @Nullable String jobId, EnqueueOptions options, long timeoutNanos) {
+        requireArgument(options, "options");
+        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"), Map.of(),
+                options.dueAtMillis(engine.now()));
         return engine.putMany(List.of(job), timeoutNanos).get(0);
     }
 
@@ -299,6 +336,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     private List<NewJob> newJobs(List<EnqueueItem<T>> items) {
         requireArgument(items, "items");
         List<NewJob> jobs = new ArrayList<>(items.size());
+        long now = engine.now();
         for (int i = 0; i < items.size(); i++) {
             EnqueueItem<T> item = items.get(i);
             if (item == null) {
@@ -306,7 +344,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
             }
             jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"),
                     StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId"),
-                    StoredHeaders.require(item.headers(), "items[" + i + "].headers")));
+                    StoredHeaders.require(item.headers(), "items[" + i + "].headers"),
+                    item.options().dueAtMillis(now)));
         }
         return jobs;
     }

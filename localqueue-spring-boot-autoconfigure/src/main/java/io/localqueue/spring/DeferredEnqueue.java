@@ -104,7 +104,7 @@ final class DeferredEnqueue implements DeferredWrite {
                         + serializer.identity() + ": " + refused.getMessage(), refused);
             }
             requireStorable(item.jobId(), i);
-            serialized.add(new EnqueueItem<>(bytes, item.jobId(), item.headers()));
+            serialized.add(new EnqueueItem<>(bytes, item.jobId(), item.headers(), item.options()));
         }
         return serialized;
     }

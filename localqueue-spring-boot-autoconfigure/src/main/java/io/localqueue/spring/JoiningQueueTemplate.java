@@ -85,7 +85,7 @@ public final class JoiningQueueTemplate {
     public List<Long> putMany(String queue, List<? extends EnqueueItem<?>> items) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
         for (EnqueueItem<?> item : items) {
-            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers()));
+            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers(), item.options()));
         }
         return within(queue, batch);
     }

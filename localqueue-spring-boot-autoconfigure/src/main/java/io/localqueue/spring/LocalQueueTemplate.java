@@ -1,6 +1,7 @@
 package io.localqueue.spring;
 
 import io.localqueue.EnqueueItem;
+import io.localqueue.EnqueueOptions;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
 import java.time.Duration;
@@ -107,11 +108,36 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
      * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
      */
     public long put(String queue, Object payload, @Nullable String jobId, Duration timeout) {
+        return put(queue, payload, jobId, EnqueueOptions.defaults(), timeout);
+    }
+
+    /**
+     * Commits one job like {@link #put(String, Object, String)}, due when {@code options} say: a delayed job is
+     * never claimed before its due time.
+     *
+     * @param queue the queue name
+     * @param payload the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @param options when the job is due
+     * @return the id of the new or existing job
+     * @throws QueueFullException when the queue is still full once the queue's producer wait is over
+     * @throws IllegalStateException inside a Spring-managed transaction of a transaction-aware template
+     * @since 0.1.0
+     */
+    public long put(String queue, Object payload, @Nullable String jobId, EnqueueOptions options) {
+        return put(queue, payload, jobId, options, maxWait(queue));
+    }
+
+    private long put(String queue, Object payload, @Nullable String jobId, EnqueueOptions options,
+                     Duration timeout) {
         if (payload == null) {
             throw new IllegalArgumentException("payload must not be null");
         }
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
         refuseInsideTransaction("put", queue);
-        return interceptor.intercept(queue, List.of(EnqueueItem.of(payload, jobId)),
+        return interceptor.intercept(queue, List.of(EnqueueItem.of(payload, jobId).withOptions(options)),
                 prepared -> queues.queue(queue).putMany(prepared, timeout).get(0));
     }
 
@@ -306,7 +332,7 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
     private static List<EnqueueItem<Object>> batch(List<? extends EnqueueItem<?>> items) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
         for (EnqueueItem<?> item : items) {
-            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers()));
+            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers(), item.options()));
         }
         return batch;
     }

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.EnqueueItem;
+import io.localqueue.EnqueueOptions;
 import io.localqueue.Job;
 import io.localqueue.QueueClosedException;
+import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.SimpleQueue;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +42,34 @@ class LocalQueueTemplateTest extends ContextRunnerTestBase {
             assertThatThrownBy(() -> put.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(QueueFullException.class)
                     .hasMessageContaining("small");
+        });
+    }
+
+    @Test
+    void aPutWithADelayIsStoredNowAndClaimedOnlyOnceDueWithTheInterceptorsHeaders() {
+        onTempDir().run(context -> {
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+            SimpleQueue<Object> queue = context.getBean(LocalQueueRegistry.class).queue("later");
+            template.setEnqueueInterceptor(new EnqueueInterceptor() {
+                @Override
+                public <R> R intercept(String name, List<EnqueueItem<Object>> items,
+                                       Function<List<EnqueueItem<Object>>, R> write) {
+                    return write.apply(items.stream().map(item -> item.withHeaders(Map.of("tenant", "acme"))).toList());
+                }
+            });
+
+            long delayed = template.put("later", "tomorrow", null, EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+            long due = template.put("later", "now", null, EnqueueOptions.defaults().runAt(Instant.now().minusSeconds(5)));
+
+            assertThat(queue.stats().ready()).isEqualTo(2);
+            Job<Object> job = queue.getNowait();
+            assertThat(job.id()).isEqualTo(due);
+            assertThat(job.headers()).containsEntry("tenant", "acme");
+            queue.ack(job);
+            assertThatThrownBy(queue::getNowait).as("job %d is due in an hour", delayed)
+                    .isInstanceOf(QueueEmptyException.class);
+            assertThatThrownBy(() -> template.put("later", "x", null, (EnqueueOptions) null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options");
         });
     }
 

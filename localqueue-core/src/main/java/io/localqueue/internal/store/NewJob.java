@@ -9,8 +9,31 @@ import org.jspecify.annotations.Nullable;
  * @param payload the stored bytes
  * @param jobId the deduplication key, or null
  * @param headers names to values stored with the job, checked already; empty for none
+ * @param dueAt when the job becomes due, in epoch milliseconds on the queue's clock; 0 (or any time not after the
+ *              put's) for at once
  */
-public record NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers) {
+public record NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers, long dueAt) {
+
+    /**
+     * A job due at once.
+     *
+     * @param payload the stored bytes
+     * @param jobId the deduplication key, or null
+     * @param headers names to values stored with the job, checked already; empty for none
+     */
+    public NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers) {
+        this(payload, jobId, headers, 0);
+    }
+
+    /**
+     * Returns the row's due time for a put at {@code now}: its own when later, else {@code now}.
+     *
+     * @param now the put's time, in epoch milliseconds
+     * @return the {@code available_at} to store
+     */
+    public long availableAt(long now) {
+        return Math.max(now, dueAt);
+    }
 
     /**
      * A job without headers.

@@ -98,7 +98,7 @@ final class EnqueueStatements {
                 return Enqueued.full(newRows, false);
             }
         }
-        if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null)) {
+        if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null && job.availableAt(now) == now)) {
             List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now);
             insertHeaders(session, ids, jobs.stream().map(NewJob::headers).toList());
             return Enqueued.written(ids);
@@ -125,7 +125,7 @@ final class EnqueueStatements {
             statement.setString(1, queue);
             statement.setBytes(2, job.payload());
             statement.setInt(3, maxAttempts);
-            statement.setLong(4, now);
+            statement.setLong(4, job.availableAt(now));
             statement.setString(5, job.jobId());
             statement.setLong(6, now);
             statement.setLong(7, now);

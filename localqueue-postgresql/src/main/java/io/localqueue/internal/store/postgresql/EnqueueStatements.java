@@ -29,8 +29,9 @@ final class EnqueueStatements {
     private static final String INSERT = """
             INSERT INTO %1$s.messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
             created_at, updated_at)
-            SELECT ?, rows.payload, 0, 0, ?, ?, rows.job_id, ?, ?
-              FROM unnest(?::bytea[], ?::text[]) WITH ORDINALITY AS rows (payload, job_id, position)
+            SELECT ?, rows.payload, 0, 0, ?, rows.available_at, rows.job_id, ?, ?
+              FROM unnest(?::bytea[], ?::text[], ?::bigint[]) WITH ORDINALITY
+                   AS rows (payload, job_id, available_at, position)
              ORDER BY rows.position
             ON CONFLICT (queue, job_id) WHERE job_id IS NOT NULL DO NOTHING
             RETURNING id, job_id""";
@@ -67,9 +68,11 @@ final class EnqueueStatements {
         }
         byte[][] payloads = new byte[jobs.size()][];
         String[] jobIds = new String[jobs.size()];
+        Long[] availableAt = new Long[jobs.size()];
         for (int i = 0; i < jobs.size(); i++) {
             payloads[i] = jobs.get(i).payload();
             jobIds[i] = jobs.get(i).jobId();
+            availableAt[i] = jobs.get(i).availableAt(now);
         }
         List<Long> newIds = new ArrayList<>();
         Map<String, Long> byJobId = new HashMap<>();
@@ -78,9 +81,9 @@ final class EnqueueStatements {
             insert.setInt(2, maxAttempts);
             insert.setLong(3, now);
             insert.setLong(4, now);
-            insert.setLong(5, now);
-            insert.setArray(6, connection.createArrayOf("bytea", payloads));
-            insert.setArray(7, connection.createArrayOf("text", jobIds));
+            insert.setArray(5, connection.createArrayOf("bytea", payloads));
+            insert.setArray(6, connection.createArrayOf("text", jobIds));
+            insert.setArray(7, connection.createArrayOf("bigint", availableAt));
             try (ResultSet inserted = insert.executeQuery()) {
                 while (inserted.next()) {
                     String jobId = inserted.getString(2);
