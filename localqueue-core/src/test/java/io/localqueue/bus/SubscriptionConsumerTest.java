@@ -49,14 +49,14 @@ class SubscriptionConsumerTest extends BusTestBase {
         bus.dispatch(new OrderPlaced(1));
         try (WorkerLog log = new WorkerLog(Subscription.class)) {
             // each claim fails only after a few hundred milliseconds, longer than a thread waits for another's claim
-            execute("CREATE TRIGGER slow_failure BEFORE UPDATE ON messages BEGIN SELECT CASE WHEN (WITH RECURSIVE "
+            executeOnFile("CREATE TRIGGER slow_failure BEFORE UPDATE ON messages BEGIN SELECT CASE WHEN (WITH RECURSIVE "
                     + "c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c) > 0 "
                     + "THEN RAISE(ABORT, 'claims fail slowly') END; END");
             bus.start();
             await().atMost(BOUND).until(() -> log.contains("failed to claim"));
             await().during(Duration.ofMillis(1_500)).atMost(BOUND)
                     .until(() -> log.count("failed to claim") == 1 && !log.contains("again after"));
-            execute("DROP TRIGGER slow_failure");
+            executeOnFile("DROP TRIGGER slow_failure");
             assertThat(handled.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             assertThat(log.count("failed to claim")).as("one line for the run, whatever the threads' count")
                     .isEqualTo(1);
@@ -158,6 +158,17 @@ class SubscriptionConsumerTest extends BusTestBase {
 
     private void execute(String sql) throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /**
+     * Runs a statement on the file through a connection that waits for the write lock up to 30 s: the slow failing
+     * claims take that lock back to back, and on a loaded machine SQLite's usual 5 s wait can end between two.
+     */
+    private void executeOnFile(String sql) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA busy_timeout = 30000");
             statement.execute(sql);
         }
     }
