@@ -5,7 +5,6 @@ import io.localqueue.QueueClosedException;
 import io.localqueue.QueueFullException;
 import io.localqueue.SimpleQueue;
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import javax.sql.DataSource;
@@ -83,11 +82,7 @@ public final class JoiningQueueTemplate {
      * @throws IllegalStateException when no transaction of the DataSource is running
      */
     public List<Long> putMany(String queue, List<? extends EnqueueItem<?>> items) {
-        List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
-        for (EnqueueItem<?> item : items) {
-            batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers(), item.options()));
-        }
-        return within(queue, batch);
+        return within(queue, LocalQueueTemplate.batch(items));
     }
 
     /**
@@ -100,11 +95,7 @@ public final class JoiningQueueTemplate {
      * @throws IllegalStateException when no transaction of the DataSource is running
      */
     public List<Long> putAll(String queue, Collection<?> payloads) {
-        List<EnqueueItem<Object>> batch = new ArrayList<>(payloads.size());
-        for (Object payload : payloads) {
-            batch.add(EnqueueItem.of(payload));
-        }
-        return within(queue, batch);
+        return within(queue, LocalQueueTemplate.batch(payloads));
     }
 
     private List<Long> within(String queue, List<EnqueueItem<Object>> items) {

@@ -329,7 +329,8 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
         }
     }
 
-    private static List<EnqueueItem<Object>> batch(List<? extends EnqueueItem<?>> items) {
+    /** Copies items of any payload type into a batch of {@code Object} payloads, keeping ids, headers, options. */
+    static List<EnqueueItem<Object>> batch(List<? extends EnqueueItem<?>> items) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(items.size());
         for (EnqueueItem<?> item : items) {
             batch.add(item == null ? null : new EnqueueItem<>(item.data(), item.jobId(), item.headers(), item.options()));
@@ -337,7 +338,8 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
         return batch;
     }
 
-    private static List<EnqueueItem<Object>> batch(Collection<?> payloads) {
+    /** Makes a batch of plain items, one per payload. */
+    static List<EnqueueItem<Object>> batch(Collection<?> payloads) {
         List<EnqueueItem<Object>> batch = new ArrayList<>(payloads.size());
         for (Object payload : payloads) {
             batch.add(EnqueueItem.of(payload));
