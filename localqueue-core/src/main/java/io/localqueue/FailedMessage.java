@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt when the job was first put
  * @param updatedAt when the job last changed state
  * @param decodeError "ExceptionClass: message" when the payload could not be decoded, else null
+ * @param priority the priority it was put with, which it keeps when retried; 0 for the default
+ * @param concurrencyKey the key it was put with, or null
  * @param <T> the payload type
  *
  * @since 0.1.0
@@ -31,7 +33,9 @@ public record FailedMessage<T>(
         @Nullable String failureCategory,
         Instant createdAt,
         Instant updatedAt,
-        @Nullable String decodeError) {
+        @Nullable String decodeError,
+        int priority,
+        @Nullable String concurrencyKey) {
 
     /**
      * Returns whether the payload was decoded; false means {@code data} is null because decoding failed.

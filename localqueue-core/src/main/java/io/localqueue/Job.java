@@ -23,12 +23,21 @@ public final class Job<T> {
     private final int attempts;
     private final String receipt;
     private final Map<String, String> headers;
+    private final Instant dueAt;
+    private final Instant claimedAt;
+    private final int priority;
+    private final @Nullable String concurrencyKey;
     private volatile Instant leaseExpiresAt;
     /** How this delivery was settled through a queue's {@code ack}, {@code nack} or {@code fail}, once it was. */
     private volatile @Nullable HandlerSettlement settled;
 
     Job(QueueEngine engine, String queueName, long id, T data, int attempts, String receipt,
-        Map<String, String> headers, Instant leaseExpiresAt) {
+        Map<String, String> headers, Instant leaseExpiresAt, Instant dueAt, Instant claimedAt, int priority,
+        @Nullable String concurrencyKey) {
+        this.dueAt = dueAt;
+        this.claimedAt = claimedAt;
+        this.priority = priority;
+        this.concurrencyKey = concurrencyKey;
         this.engine = engine;
         this.queueName = queueName;
         this.id = id;
@@ -84,6 +93,49 @@ public final class Job<T> {
      */
     public Map<String, String> headers() {
         return headers;
+    }
+
+    /**
+     * Returns when this delivery fell due: when the job was put, its {@code runAt} or {@code delay}, or the end of a
+     * retry's delay; the claim took it at or after this instant, never before.
+     *
+     * @return the due time of this delivery
+     * @since 0.1.0
+     */
+    public Instant dueAt() {
+        return dueAt;
+    }
+
+    /**
+     * Returns when this delivery was claimed, on the queue's clock: never before {@link #dueAt()}, and the difference
+     * is how late the claim came.
+     *
+     * @return the time of the claim
+     * @since 0.1.0
+     */
+    public Instant claimedAt() {
+        return claimedAt;
+    }
+
+    /**
+     * Returns the job's priority, the same on every delivery: smaller is claimed first, 0 by default and for every job
+     * the Python library put.
+     *
+     * @return the priority, -1000 to 1000
+     * @since 0.1.0
+     */
+    public int priority() {
+        return priority;
+    }
+
+    /**
+     * Returns the key the job was put with ({@link EnqueueOptions#concurrencyKey(String)}), or null when it has none.
+     *
+     * @return the concurrency key, or null
+     * @since 0.1.0
+     */
+    public @Nullable String concurrencyKey() {
+        return concurrencyKey;
     }
 
     /**

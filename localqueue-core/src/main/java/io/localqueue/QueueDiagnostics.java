@@ -41,6 +41,12 @@ import org.jspecify.annotations.Nullable;
  * @param activeLeases leases not yet expired
  * @param expiredLeases leases expired but not yet reclaimed
  * @param oldestExpiredLeaseAgeSeconds how long ago the oldest expired lease ended, or null when none
+ * @param delayed the jobs among {@code ready} not yet due (put with a delay, or retried after one), which no claim
+ *                takes before their time
+ * @param nextDueAt when the earliest delayed job falls due, or null when none is delayed
+ * @param retentionLastRunAt when the background deletion of the queue's finished jobs last finished, in any process,
+ *                           or null when it never did
+ * @param retentionLastDeleted how many finished jobs that run deleted
  *
  * @since 0.1.0
  */
@@ -74,14 +80,19 @@ public record QueueDiagnostics(
         @Nullable Double oldestProcessingUpdatedAgeSeconds,
         long activeLeases,
         long expiredLeases,
-        @Nullable Double oldestExpiredLeaseAgeSeconds) {
+        @Nullable Double oldestExpiredLeaseAgeSeconds,
+        long delayed,
+        @Nullable Instant nextDueAt,
+        @Nullable Instant retentionLastRunAt,
+        long retentionLastDeleted) {
 
     /** The layout version of this report. */
     public static final int SCHEMA_VERSION = 2;
 
     /**
-     * Returns the report as JSON-ready scalars under the snake_case keys of the Python library, in field order;
-     * {@code observed_at} is epoch seconds.
+     * Returns the report as JSON-ready scalars under the snake_case keys of the Python library, in field order, then
+     * this library's own ({@code delayed}, {@code next_due_at}, {@code retention_last_run_at},
+     * {@code retention_last_deleted}); every time is in epoch seconds.
      *
      * @return an unmodifiable map whose values are strings, numbers, or null
      */
@@ -117,6 +128,11 @@ public record QueueDiagnostics(
         map.put("active_leases", activeLeases);
         map.put("expired_leases", expiredLeases);
         map.put("oldest_expired_lease_age_seconds", oldestExpiredLeaseAgeSeconds);
+        map.put("delayed", delayed);
+        map.put("next_due_at", nextDueAt == null ? null : nextDueAt.toEpochMilli() / 1000.0);
+        map.put("retention_last_run_at", retentionLastRunAt == null ? null
+                : retentionLastRunAt.toEpochMilli() / 1000.0);
+        map.put("retention_last_deleted", retentionLastDeleted);
         return Collections.unmodifiableMap(map);
     }
 }

@@ -58,7 +58,8 @@ final class QueueJobs<T> {
             return null;
         }
         return new Job<>(engine, name, row.id(), data, row.attempts() - 1, row.receipt(), row.headers(),
-                Instant.ofEpochMilli(row.leaseUntil()));
+                Instant.ofEpochMilli(row.leaseUntil()), Instant.ofEpochMilli(row.dueAt()),
+                Instant.ofEpochMilli(row.claimedAt()), row.priority(), row.concurrencyKey());
     }
 
     /** Told of a claimed job whose payload could not be decoded, once it is a dead letter. */

@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt when the job was first put
  * @param lastError the error its last delivery recorded, if any
  * @param decodeError "ExceptionClass: message" when the payload could not be decoded, else null
+ * @param priority its priority (smaller is claimed first); 0 for the default
+ * @param concurrencyKey the key it was put with, or null
  * @param <T> the payload type
  *
  * @since 0.1.0
@@ -28,7 +30,9 @@ public record ReadyJob<T>(
         Instant availableAt,
         Instant createdAt,
         @Nullable String lastError,
-        @Nullable String decodeError) {
+        @Nullable String decodeError,
+        int priority,
+        @Nullable String concurrencyKey) {
 
     /**
      * Returns whether the job is due at {@code now}, that is, whether a claim at that time may take it; pass the time

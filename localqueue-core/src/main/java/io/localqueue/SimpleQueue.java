@@ -3,6 +3,7 @@ package io.localqueue;
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.engine.RetentionPolicy;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.ReadyRow;
@@ -48,6 +49,12 @@ public final class SimpleQueue<T> implements AutoCloseable {
     /** The queue name used when none is given. */
     public static final String DEFAULT_NAME = "default";
 
+    /** How many days acknowledged jobs are kept by default. */
+    public static final int DEFAULT_ACKED_RETENTION_DAYS = 7;
+
+    /** How long acknowledged jobs are kept by default: {@value #DEFAULT_ACKED_RETENTION_DAYS} days. */
+    public static final Duration DEFAULT_ACKED_RETENTION = Duration.ofDays(DEFAULT_ACKED_RETENTION_DAYS);
+
     private static final long FOREVER = Durations.FOREVER;
 
     private final QueueEngine engine;
@@ -71,6 +78,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
         this.maxPendingJobs = builder.maxPendingJobs;
         this.engine = new QueueEngine(database, name, delivery, durability, maxPendingJobs.orElse(0),
                 builder.clock);
+        engine.keepFinished(builder.retention);
         this.jobs = new QueueJobs<>(engine, name, serializer);
     }
 
@@ -214,13 +222,14 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Commits one job like {@link #put(Object, String)}, due when {@code options} say: a delayed job is never
-     * claimed before its due time, and an idle consumer wakes for it then without polling.
+     * Commits one job like {@link #put(Object, String)}, due, ordered and keyed as {@code options} say: a delayed
+     * job is never claimed before its due time, an idle consumer wakes for it then without polling, and among due
+     * jobs a smaller priority is claimed first.
      *
      * @param data the payload, not null
      * @param jobId the deduplication key, or null for none; an existing job of that id is returned unchanged, its
-     *              own due time kept
-     * @param options when the job is due
+     *              own due time, priority and key kept
+     * @param options when the job is due, its priority and its key
      * @return the id of the new or existing job
      * @since 0.1.0
      */
@@ -233,7 +242,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      *
      * @param data the payload, not null
      * @param jobId the deduplication key, or null for none
-     * @param options when the job is due
+     * @param options when the job is due, its priority and its key
      * @param timeout how long to wait for room; {@code Duration.ZERO} makes a single attempt
      * @return the id of the new or existing job
      * @throws QueueFullException when there is still no room once the timeout passes
@@ -249,8 +258,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
 
     private long put(T data, @Nullable String jobId, EnqueueOptions options, long timeoutNanos) {
         requireArgument(options, "options");
-        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"), Map.of(),
-                options.dueAtMillis(engine.now()));
+        NewJob job = options.newJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"), Map.of(),
+                engine.now());
         return engine.putMany(List.of(job), timeoutNanos).get(0);
     }
 
@@ -294,8 +303,27 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @throws IllegalArgumentException when the connection reaches another database or is in auto-commit mode
      */
     public long putWithin(Connection connection, T data, @Nullable String jobId) {
+        return putWithin(connection, data, jobId, EnqueueOptions.defaults());
+    }
+
+    /**
+     * Inserts one job like {@link #putWithin(Connection, Object, String)}, due, ordered and keyed as {@code options}
+     * say.
+     *
+     * @param connection a SQLite connection to this queue's {@code localqueue.db}, with auto-commit off
+     * @param data the payload, not null
+     * @param jobId the deduplication key, or null for none
+     * @param options when the job is due, its priority and its key
+     * @return the id of the new or existing job; meaningless if the transaction rolls back
+     * @throws QueueFullException at once when the queue is at its limit
+     * @throws IllegalArgumentException when the connection reaches another database or is in auto-commit mode
+     * @since 0.1.0
+     */
+    public long putWithin(Connection connection, T data, @Nullable String jobId, EnqueueOptions options) {
         requireArgument(connection, "connection");
-        NewJob job = new NewJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"));
+        requireArgument(options, "options");
+        NewJob job = options.newJob(serialize(data, "data"), StoredText.requireWellFormed(jobId, "jobId"), Map.of(),
+                engine.now());
         return engine.putWithin(connection, List.of(job)).get(0);
     }
 
@@ -342,10 +370,9 @@ public final class SimpleQueue<T> implements AutoCloseable {
             if (item == null) {
                 throw new IllegalArgumentException("items[" + i + "] must not be null");
             }
-            jobs.add(new NewJob(serialize(item.data(), "items[" + i + "].data"),
+            jobs.add(item.options().newJob(serialize(item.data(), "items[" + i + "].data"),
                     StoredText.requireWellFormed(item.jobId(), "items[" + i + "].jobId"),
-                    StoredHeaders.require(item.headers(), "items[" + i + "].headers"),
-                    item.options().dueAtMillis(now)));
+                    StoredHeaders.require(item.headers(), "items[" + i + "].headers"), now));
         }
         return jobs;
     }
@@ -614,7 +641,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Lists the jobs waiting to be claimed, delayed ones included, in the order claims take them (due time, then id),
+     * Lists the jobs waiting to be claimed, delayed ones included, in the order claims take them (priority, then due
+     * time, then id),
      * reading only: nothing is claimed or changed. A payload that cannot be decoded yields a record with
      * {@code decodeError} set instead of an exception. Jobs under a lease are not listed.
      *
@@ -631,7 +659,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
             Decoded<T> decoded = decode(row.payload());
             jobs.add(new ReadyJob<>(row.id(), decoded.data(), row.payload(), row.attempts(),
                     Instant.ofEpochMilli(row.availableAt()), Instant.ofEpochMilli(row.createdAt()), row.lastError(),
-                    decoded.error()));
+                    decoded.error(), row.priority(), row.concurrencyKey()));
         }
         return jobs;
     }
@@ -645,6 +673,35 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public void retryFailed(long messageId) {
         engine.retryFailed(messageId);
+    }
+
+    /**
+     * Moves the due time of a job still waiting in this queue, delayed or due, keeping its priority and its place among
+     * jobs of its due time by id; an instant already past makes it due at once, and a consumer waiting for the queue
+     * wakes for an earlier time. A job under a lease, finished, of another queue or unknown is left alone.
+     *
+     * @param id the job's id, as {@code put} returned it
+     * @param runAt the new due time, on the queue's clock
+     * @return true when the job was waiting and now has the new due time; false when nothing was changed
+     * @throws InvalidArgumentException when {@code runAt} is null
+     * @since 0.1.0
+     */
+    public boolean reschedule(long id, Instant runAt) {
+        requireArgument(runAt, "runAt");
+        return engine.reschedule(id, runAt.toEpochMilli());
+    }
+
+    /**
+     * Deletes a job still waiting in this queue, delayed or due, with its headers, so that it never runs; its job id is
+     * free again. A job under a lease (its handler may be running), finished, of another queue or unknown is left
+     * alone, as is an event-bus delivery an execution reports on.
+     *
+     * @param id the job's id, as {@code put} returned it
+     * @return true when the job was waiting and is gone; false when nothing was deleted
+     * @since 0.1.0
+     */
+    public boolean cancel(long id) {
+        return engine.cancel(id);
     }
 
     /**
@@ -764,7 +821,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
         Decoded<T> decoded = decode(row.payload());
         return new FailedMessage<>(row.id(), decoded.data(), row.payload(), row.attempts(),
                 FailureReason.fromStored(row.failureReason()), row.lastError(), row.failureCategory(),
-                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decoded.error());
+                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), decoded.error(),
+                row.priority(), row.concurrencyKey());
     }
 
     /** Decodes a stored payload for a listing, where a payload that cannot be decoded is reported, not thrown. */
@@ -834,6 +892,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
         private DurabilityMode durability = DurabilityMode.RELAXED;
         private OptionalLong maxPendingJobs = OptionalLong.empty();
         private Clock clock = Clock.systemUTC();
+        private RetentionPolicy retention = new RetentionPolicy(DEFAULT_ACKED_RETENTION.toMillis(),
+                RetentionPolicy.KEEP);
 
         private Builder(@Nullable Path path, Supplier<Database> database, Serializer<T> serializer) {
             this.path = path;
@@ -902,6 +962,26 @@ public final class SimpleQueue<T> implements AutoCloseable {
          */
         public Builder<T> clock(Clock clock) {
             this.clock = requireArgument(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Sets how long finished jobs are kept before they are deleted in the background, in small batches, by one
+         * process at a time; by default acknowledged jobs are kept {@value #DEFAULT_ACKED_RETENTION_DAYS} days and
+         * dead letters until purged. Pending and leased jobs are never deleted. With several queue objects of one
+         * queue open in this JVM, the longest keeping applies; other processes delete by their own settings.
+         *
+         * @param acked how long after its acknowledgement a job is kept, zero or more
+         * @param failed how long after it failed a dead letter is kept, zero or more; null keeps dead letters until
+         *               {@link SimpleQueue#purge(Duration, boolean)} or {@link SimpleQueue#retryFailed(long)}
+         * @return this builder
+         * @throws InvalidArgumentException naming {@code acked} or {@code failed} when it is null (acked), negative or
+         *                                  beyond what a queue can store
+         * @since 0.1.0
+         */
+        public Builder<T> retention(Duration acked, @Nullable Duration failed) {
+            this.retention = new RetentionPolicy(Durations.requireNonNegativeMillis(acked, "acked"),
+                    failed == null ? RetentionPolicy.KEEP : Durations.requireNonNegativeMillis(failed, "failed"));
             return this;
         }
 

@@ -106,4 +106,25 @@ class DelayedJobsTest extends QueueTestBase {
         queue.ack(job);
         return job.id();
     }
+
+    @Test
+    void diagnosticsCountDelayedJobsApartAndGiveTheNextDueTime() {
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(clock));
+        assertThat(queue.diagnostics().delayed()).isZero();
+        assertThat(queue.diagnostics().nextDueAt()).isNull();
+        queue.put("now");
+        queue.put("in ten", null, EnqueueOptions.defaults().delay(Duration.ofSeconds(10)).priority(5));
+        queue.put("in thirty", null, EnqueueOptions.defaults().delay(Duration.ofSeconds(30)).priority(-5));
+
+        QueueDiagnostics diagnostics = queue.diagnostics();
+
+        assertThat(diagnostics.ready()).as("every waiting job, as the Python library counts").isEqualTo(3);
+        assertThat(diagnostics.delayed()).isEqualTo(2);
+        assertThat(diagnostics.nextDueAt()).isEqualTo(clock.instant().plusSeconds(10));
+        assertThat(diagnostics.toMap()).containsEntry("delayed", 2L)
+                .containsEntry("next_due_at", clock.instant().plusSeconds(10).toEpochMilli() / 1000.0);
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(queue.diagnostics().delayed()).isEqualTo(1);
+        assertThat(queue.diagnostics().nextDueAt()).isEqualTo(clock.instant().plusSeconds(20));
+    }
 }

@@ -17,6 +17,7 @@ public final class ForeignJobs {
      * expiry unknown (the epoch).
      */
     public static <T> Job<T> of(SimpleQueue<T> queue, long id, String receipt) {
-        return new Job<>(queue.jobs().engine(), queue.name(), id, null, 0, receipt, Map.of(), Instant.EPOCH);
+        return new Job<>(queue.jobs().engine(), queue.name(), id, null, 0, receipt, Map.of(), Instant.EPOCH,
+                Instant.EPOCH, Instant.EPOCH, 0, null);
     }
 }

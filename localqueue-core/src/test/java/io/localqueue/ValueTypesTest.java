@@ -76,9 +76,9 @@ class ValueTypesTest {
     void failedMessageIsDecodedExactlyWhenThereIsNoDecodeError() {
         Instant at = Instant.EPOCH;
         FailedMessage<String> decoded = new FailedMessage<>(1, "x", new byte[] {'"', 'x', '"'}, 1,
-                FailureReason.REJECTED, null, null, at, at, null);
+                FailureReason.REJECTED, null, null, at, at, null, 0, null);
         FailedMessage<String> broken = new FailedMessage<>(2, null, new byte[] {1}, 1,
-                FailureReason.REJECTED, null, null, at, at, "Boom: bad");
+                FailureReason.REJECTED, null, null, at, at, "Boom: bad", 0, null);
 
         assertThat(decoded.decoded()).isTrue();
         assertThat(broken.decoded()).isFalse();

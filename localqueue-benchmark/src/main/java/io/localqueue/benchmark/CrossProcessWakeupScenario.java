@@ -17,9 +17,18 @@ public final class CrossProcessWakeupScenario extends WakeupScenario {
 
     private static final Duration GET_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * The scenario of plain puts, or of delayed ones ({@code lateness-cross-process}).
+     *
+     * @param delayed whether each job is put for a few milliseconds later
+     */
+    public CrossProcessWakeupScenario(boolean delayed) {
+        super(delayed);
+    }
+
     @Override
     public String name() {
-        return "wakeup-cross-process";
+        return delayed() ? "lateness-cross-process" : "wakeup-cross-process";
     }
 
     @Override
@@ -35,13 +44,13 @@ public final class CrossProcessWakeupScenario extends WakeupScenario {
         return new Waker() {
             @Override
             public Sample take(SimpleQueue<BenchMessage> queue, int seq) {
-                child.send("PUT " + seq);
+                child.send("PUT " + seq + (delayed() ? " delayed" : ""));
                 Job<BenchMessage> job = queue.get(GET_TIMEOUT);
                 long returned = System.nanoTime();
                 queue.ack(job);
                 List<String> put = child.expect("PUT");
                 return new Sample(job.data().seq(), Long.parseLong(put.get(1)), Long.parseLong(put.get(2)),
-                        returned);
+                        returned, Long.parseLong(put.get(3)));
             }
 
             @Override

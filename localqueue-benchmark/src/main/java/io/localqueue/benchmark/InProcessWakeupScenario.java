@@ -14,15 +14,24 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code wakeup-in-process}: a thread blocked in {@code get(timeout)}, another thread of the same JVM puts after a
- * random pause of 2 to 8 ms.
+ * random pause of 2 to 8 ms; {@code lateness-in-process}: the same with each job put for 20 to 40 ms later.
  */
 public final class InProcessWakeupScenario extends WakeupScenario {
 
     private static final Duration GET_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * The scenario of plain puts, or of delayed ones.
+     *
+     * @param delayed whether each job is put for a few milliseconds later
+     */
+    public InProcessWakeupScenario(boolean delayed) {
+        super(delayed);
+    }
+
     @Override
     public String name() {
-        return "wakeup-in-process";
+        return delayed() ? "lateness-in-process" : "wakeup-in-process";
     }
 
     @Override
@@ -42,11 +51,9 @@ public final class InProcessWakeupScenario extends WakeupScenario {
                     return new long[] {job.data().seq(), returned};
                 });
                 LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(2_000_000, 8_000_000));
-                long start = System.nanoTime();
-                queue.put(BenchMessage.of(seq, start));
-                long putReturned = System.nanoTime();
+                long[] put = put(queue, seq, delayed());
                 long[] result = got.get(GET_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-                return new Sample(result[0], start, putReturned, result[1]);
+                return new Sample(result[0], put[0], put[1], result[1], put[2]);
             }
 
             @Override

@@ -60,7 +60,9 @@ final class Scenarios {
 
     /** The scenarios both stores run in process: the single operations, then the Worker pipelines. */
     private static void addOperationsAndPipelines(Profile profile, List<Scenario> all) {
-        all.add(new PutScenario());
+        all.add(PutScenario.plain());
+        all.add(PutScenario.delayed());
+        all.add(PutScenario.prioritized());
         for (int batchSize : profile.putManyBatchSizes()) {
             all.add(new PutManyScenario(batchSize));
         }
@@ -78,8 +80,10 @@ final class Scenarios {
             all.add(new ListenerPipelineScenario(profile.listenerConcurrency()));
             all.add(new BacklogScenario());
             all.add(new ObservationScenario());
-            all.add(new InProcessWakeupScenario());
-            all.add(new CrossProcessWakeupScenario());
+            all.add(new InProcessWakeupScenario(false));
+            all.add(new CrossProcessWakeupScenario(false));
+            all.add(new InProcessWakeupScenario(true));
+            all.add(new CrossProcessWakeupScenario(true));
             all.add(new IdleWorkerCpuScenario());
         }
         if (profile.busRows() > 0) {

@@ -5,9 +5,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The putting side of the cross-process wake-up scenario: prints {@code READY}; for each {@code PUT <seq>} waits a
- * few random milliseconds (so the parent is surely blocked in {@code get}), puts one job and prints
- * {@code PUT <seq> <putStartNanos> <putReturnedNanos>}; stops on {@code EXIT}.
+ * The putting side of the cross-process wake-up scenario: prints {@code READY}; for each {@code PUT <seq>} (or
+ * {@code PUT <seq> delayed}, for a job due a few milliseconds later) waits a few random milliseconds (so the parent is
+ * surely blocked in {@code get}), puts one job and prints {@code PUT <seq> <putStartNanos> <putReturnedNanos>
+ * <dueNanos>}; stops on {@code EXIT}.
  */
 final class WakerChild {
 
@@ -27,12 +28,11 @@ final class WakerChild {
                 if (command.equals("EXIT")) {
                     return;
                 }
-                long seq = Long.parseLong(command.substring("PUT ".length()));
+                String[] words = command.split(" ");
+                long seq = Long.parseLong(words[1]);
                 LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(MIN_PAUSE_NANOS, MAX_PAUSE_NANOS));
-                long start = System.nanoTime();
-                queue.put(BenchMessage.of(seq, start));
-                long returned = System.nanoTime();
-                io.emit("PUT " + seq + " " + start + " " + returned);
+                long[] put = WakeupScenario.put(queue, seq, words.length > 2);
+                io.emit("PUT " + seq + " " + put[0] + " " + put[1] + " " + put[2]);
             }
         }
     }

@@ -92,15 +92,17 @@ class SmokeProfileTest {
             }
             if (name.equals("insert-1")) {
                 assertThat(result.get("details").get(Rounds.RUNS).asInt())
-                        .as("put and putMany-1 each measure insert-1 in both rounds").isEqualTo(4);
+                        .as("the three puts and putMany-1 each measure insert-1 in both rounds").isEqualTo(8);
             }
         }
         List<String> expected = new ArrayList<>();
         for (DurabilityMode mode : DurabilityMode.values()) {
             for (String name : List.of("insert-1", "insert-batch-10", "insert-batch-100", "claim+ack-2tx",
-                    "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "putMany-1", "putMany-10", "putMany-100",
-                    "get+ack", "roundtrip", "worker-pipeline-c2", "listener-pipeline-c2", "backlog-small-200",
-                    "backlog-1k", "backlog-1k-delayed-50", "wakeup-in-process", "wakeup-cross-process",
+                    "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "put-delayed", "put-prioritized",
+                    "putMany-1", "putMany-10", "putMany-100", "get+ack", "roundtrip", "worker-pipeline-c2",
+                    "listener-pipeline-c2", "backlog-small-200", "backlog-1k", "backlog-1k-priorities",
+                    "backlog-1k-delayed-50", "wakeup-in-process", "wakeup-cross-process",
+                    "lateness-in-process", "lateness-cross-process",
                     "multiprocess-2P/2C", "bus-ingest-b100-f1", "bus-ingest-b1000-f1", "bus-ingest-b10000-f1",
                     "bus-ingest-b1000-f5", "bus-ingest-b1000-f1-identity", "bus-ingest-b1000-f5-identity",
                     "bus-dispatch-f1", "bus-dispatch-f1-identity", "bus-drain-c4", "bus-pipeline-c4", "bus-chain-c4",

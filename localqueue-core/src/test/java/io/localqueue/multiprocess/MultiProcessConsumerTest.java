@@ -11,6 +11,7 @@ import static io.localqueue.multiprocess.QueueChild.DONE;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.LEASE_EXPIRED;
 import static io.localqueue.multiprocess.QueueChild.PUT;
+import static io.localqueue.multiprocess.QueueChild.PUT_DELAYED;
 import static io.localqueue.multiprocess.QueueChild.PUT_ONE;
 import static io.localqueue.multiprocess.QueueChild.READY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,11 +26,13 @@ import io.localqueue.LeaseExpiredException;
 import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -137,6 +140,28 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
             assertThat(job.id()).isEqualTo(Long.parseLong(put.get(0)));
             assertThat(job.data()).isEqualTo(put.get(1));
             assertThat(job.attempts()).isZero();
+        }
+    }
+
+    @Test
+    void getBlockedInThisProcessWakesAtTheDueTimeOfAJobAnotherProcessPutForLater() {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
+            ChildProcess producer = children.start("delayed-producer", PUT_DELAYED, dir, 1_500);
+            producer.expect(READY);
+            CompletableFuture<Job<Object>> got = CompletableFuture.supplyAsync(() -> queue.get(Duration.ofSeconds(30)));
+
+            producer.send(GO);
+            List<String> put = producer.expect(PUT);
+            producer.awaitSuccess();
+            Instant due = Instant.ofEpochMilli(Long.parseLong(put.get(2)));
+
+            Job<Object> job = got.orTimeout(30, TimeUnit.SECONDS).join();
+            Instant claimedAt = Instant.now();
+            assertThat(job.id()).isEqualTo(Long.parseLong(put.get(0)));
+            assertThat(job.dueAt()).isEqualTo(due);
+            assertThat(job.claimedAt()).as("never early").isAfterOrEqualTo(due);
+            assertThat(Duration.between(due, claimedAt)).as("woken at the due time, not by a later look")
+                    .isLessThan(Duration.ofSeconds(1));
         }
     }
 

@@ -65,7 +65,7 @@ class MultiProcessSchemaMigrationTest extends MultiProcessTestBase {
         assertThat(RawSqlite.pragma(legacy.file(), "schema_version")).as("schema changes, counted by SQLite")
                 .isEqualTo(migratedSchemaVersion);
         assertThat(RawSqlite.query(legacy.file(), "SELECT name FROM pragma_table_info('messages')"))
-                .extracting(row -> row.get("name")).doesNotHaveDuplicates().hasSize(17);
+                .extracting(row -> row.get("name")).doesNotHaveDuplicates().hasSize(19);
         assertThat(RawSqlite.tables(legacy.file())).as("rows, as a lone open migrates them")
                 .isEqualTo(migratedRows);
         try (SimpleQueue<Object> queue = SimpleQueue.builder(shared).build()) {

@@ -2,6 +2,7 @@ package io.localqueue.multiprocess;
 
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.EnqueueItem;
+import io.localqueue.EnqueueOptions;
 import io.localqueue.ForeignJobs;
 import io.localqueue.Job;
 import io.localqueue.LeaseExpiredException;
@@ -23,6 +24,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -69,6 +71,7 @@ final class QueueChild {
     static final String PUT_ONCE_AGAINST_LIMIT = "put-once-against-limit";
     static final String PUT_BATCH_AGAINST_LIMIT = "put-batch-against-limit";
     static final String PUT_ONE = "put-one";
+    static final String PUT_DELAYED = "put-delayed";
     static final String CLAIM_AND_WAIT = "claim-and-wait";
     static final String ACK_FOREIGN = "ack-foreign";
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
@@ -101,6 +104,7 @@ final class QueueChild {
             case PUT_BATCH_AGAINST_LIMIT ->
                     putBatchAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
             case PUT_ONE -> putOne(Path.of(args[1]));
+            case PUT_DELAYED -> putDelayed(Path.of(args[1]), Duration.ofMillis(Long.parseLong(args[2])));
             case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
             case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
             case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
@@ -256,6 +260,16 @@ final class QueueChild {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
             protocol.ready();
             protocol.print(PUT, queue.put(payload), payload);
+        }
+    }
+
+    /** Puts one job due {@code delay} from now when told to; prints PUT id payload due-epoch-millis. */
+    private void putDelayed(Path directory, Duration delay) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            protocol.ready();
+            Instant due = Instant.now().plus(delay);
+            protocol.print(PUT, queue.put(payload, null, EnqueueOptions.defaults().runAt(due)), payload,
+                    due.toEpochMilli());
         }
     }
 

@@ -56,8 +56,25 @@ public final class RawSqlite {
     }
 
     /**
+     * The columns of {@code messages} this library adds; a row leaves them out while they are NULL, as they are in
+     * every row the Python library wrote or worked, so that rows compare as that library declares them, and a value
+     * written into them still shows.
+     */
+    public static final List<String> ADDED_MESSAGE_COLUMNS = List.of("priority", "concurrency_key");
+
+    /** The schema objects this library adds to a file besides the columns, as {@link #schema(Path)} names them. */
+    public static final List<String> ADDED_SCHEMA_OBJECTS = List.of("index idx_messages_priority",
+            "index sqlite_autoindex_localqueue_turns_1", "index sqlite_autoindex_queue_priorities_1",
+            "table localqueue_turns", "table message_headers", "table queue_priorities");
+
+    /** The tables this library adds to a file, as {@link #tables(Path)} names them. */
+    public static final List<String> ADDED_TABLES = List.of("localqueue_turns", "message_headers",
+            "queue_priorities");
+
+    /**
      * Runs a query and returns every row as column name to value, in column order; integers read as {@code Long},
-     * blobs as {@code X'…'} hex text, so that rows compare with {@code equals}.
+     * blobs as {@code X'…'} hex text, so that rows compare with {@code equals}, and the
+     * {@link #ADDED_MESSAGE_COLUMNS} left out while NULL.
      */
     public static List<Map<String, Object>> query(Connection connection, String sql, Object... arguments)
             throws SQLException {
@@ -71,7 +88,11 @@ public final class RawSqlite {
                 while (rows.next()) {
                     Map<String, Object> row = new LinkedHashMap<>();
                     for (int column = 1; column <= meta.getColumnCount(); column++) {
-                        row.put(meta.getColumnLabel(column), normalize(rows.getObject(column)));
+                        Object value = normalize(rows.getObject(column));
+                        String label = meta.getColumnLabel(column);
+                        if (value != null || !ADDED_MESSAGE_COLUMNS.contains(label)) {
+                            row.put(label, value);
+                        }
                     }
                     result.add(row);
                 }
@@ -117,6 +138,34 @@ public final class RawSqlite {
             objects.put(row.get("type") + " " + row.get("name"), String.valueOf(row.get("sql")));
         }
         return objects;
+    }
+
+    /**
+     * Returns the schema as the Python library declared it: without the {@link #ADDED_SCHEMA_OBJECTS}, and with the
+     * {@code messages} table's text without the {@link #ADDED_MESSAGE_COLUMNS}, which SQLite appends to it when a
+     * column is added.
+     */
+    public static Map<String, String> schemaWithoutAdditions(Path file) throws SQLException {
+        Map<String, String> objects = new LinkedHashMap<>(schema(file));
+        objects.keySet().removeAll(ADDED_SCHEMA_OBJECTS);
+        objects.computeIfPresent("table messages",
+                (name, sql) -> sql.replace(", priority INTEGER", "").replace(", concurrency_key TEXT", ""));
+        return objects;
+    }
+
+    /**
+     * Returns every table's rows as {@link #tables(Path)} does, without the {@link #ADDED_TABLES}, each of which must
+     * be empty.
+     */
+    public static Map<String, List<Map<String, Object>>> tablesWithoutAdditions(Path file) throws SQLException {
+        Map<String, List<Map<String, Object>>> tables = new LinkedHashMap<>(tables(file));
+        for (String added : ADDED_TABLES) {
+            List<Map<String, Object>> rows = tables.remove(added);
+            if (rows != null && !rows.isEmpty()) {
+                throw new AssertionError("the added table " + added + " holds rows: " + rows);
+            }
+        }
+        return tables;
     }
 
     /** Reads a pragma that returns one value, such as {@code user_version} or {@code journal_mode}. */

@@ -51,7 +51,7 @@ class WrittenFileConventionsTest extends QueueTestBase {
     }
 
     @Test
-    void messagesHasTheReferenceColumnsTypesAndConstraintsInOrder() throws SQLException {
+    void messagesHasTheReferenceColumnsTypesAndConstraintsInOrderThenTwoNullableOnesOfItsOwn() throws SQLException {
         assertThat(tableInfo(file)).containsExactly(
                 column(0, "id", "INTEGER", 0, null, 1),
                 column(1, "queue", "TEXT", 1, null, 0),
@@ -69,15 +69,20 @@ class WrittenFileConventionsTest extends QueueTestBase {
                 column(13, "dedup_key", "TEXT", 0, null, 0),
                 column(14, "dedup_fingerprint", "TEXT", 0, null, 0),
                 column(15, "created_at", "INTEGER", 1, null, 0),
-                column(16, "updated_at", "INTEGER", 1, null, 0));
+                column(16, "updated_at", "INTEGER", 1, null, 0),
+                column(17, "priority", "INTEGER", 0, null, 0),
+                column(18, "concurrency_key", "TEXT", 0, null, 0));
     }
 
     @Test
-    void messagesIsDeclaredAsInAFileThePythonLibraryCreated() throws SQLException, IOException {
+    void messagesIsDeclaredAsInAFileThePythonLibraryCreatedThenTheAddedColumns() throws SQLException, IOException {
         Path python = Files.createDirectories(dir.resolve("python")).resolve(LocalQueueDatabase.FILE_NAME);
         PythonLayout.V1_4.create(python).close();
 
-        assertThat(tableInfo(file)).isEqualTo(tableInfo(python));
+        List<Map<String, Object>> reference = tableInfo(python);
+        assertThat(tableInfo(file).subList(0, reference.size())).isEqualTo(reference);
+        assertThat(tableInfo(file).subList(reference.size(), tableInfo(file).size()))
+                .extracting(column -> column.get("name")).containsExactlyElementsOf(RawSqlite.ADDED_MESSAGE_COLUMNS);
         for (String index : List.of("idx_messages_job_id", "idx_messages_dedup_key", "idx_messages_queue_status")) {
             assertThat(indexColumns(file, index)).as(index).isEqualTo(indexColumns(python, index));
             assertThat(whereClause(file, index)).as(index).isEqualTo(whereClause(python, index));
@@ -102,11 +107,15 @@ class WrittenFileConventionsTest extends QueueTestBase {
     }
 
     @Test
-    void messagesHasExactlyTheThreeReferenceIndexes() throws SQLException {
+    void messagesHasTheThreeReferenceIndexesAndThePartialIndexOfPrioritizedReadyRows() throws SQLException {
         assertThat(indexList(file)).containsExactlyInAnyOrder(
                 index("idx_messages_job_id", 1, 1),
                 index("idx_messages_dedup_key", 1, 1),
-                index("idx_messages_queue_status", 0, 0));
+                index("idx_messages_queue_status", 0, 0),
+                index("idx_messages_priority", 0, 1));
+        assertThat(indexColumns(file, "idx_messages_priority")).containsExactly("queue", "priority", "available_at");
+        assertThat(whereClause(file, "idx_messages_priority"))
+                .isEqualTo("WHERE status = 0 AND priority IS NOT NULL");
         assertThat(indexColumns(file, "idx_messages_job_id")).containsExactly("queue", "job_id");
         assertThat(indexColumns(file, "idx_messages_dedup_key")).containsExactly("queue", "dedup_key");
         assertThat(indexColumns(file, "idx_messages_queue_status"))
@@ -120,7 +129,9 @@ class WrittenFileConventionsTest extends QueueTestBase {
         assertThat(RawSqlite.pragma(file, "journal_mode")).isEqualTo("wal");
         assertThat(RawSqlite.pragma(file, "user_version")).isEqualTo(0L);
         assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
-                .extracting(row -> row.get("name")).containsExactly("message_headers", "messages", "sqlite_sequence");
+                .extracting(row -> row.get("name"))
+                .containsExactly("localqueue_turns", "message_headers", "messages", "queue_priorities",
+                        "sqlite_sequence");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.localqueue.spring;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import io.localqueue.bus.EventBus;
 import java.nio.file.Path;
@@ -101,6 +102,11 @@ public class LocalQueueProperties {
      */
     private final Bus bus = new Bus();
 
+    /**
+     * How long finished jobs are kept before the background retention deletes them, for queues without their own.
+     */
+    private final Retention retention = new Retention();
+
     public Store getStore() {
         return store;
     }
@@ -159,6 +165,10 @@ public class LocalQueueProperties {
 
     public Sqlite getSqlite() {
         return sqlite;
+    }
+
+    public Retention getRetention() {
+        return retention;
     }
 
     public Bus getBus() {
@@ -276,6 +286,15 @@ public class LocalQueueProperties {
          */
         private final ProducerOverride producer = new ProducerOverride();
 
+        /**
+         * How long this queue keeps its finished jobs; unset values fall back to localqueue.retention.
+         */
+        private final RetentionOverride retention = new RetentionOverride();
+
+        public RetentionOverride getRetention() {
+            return retention;
+        }
+
         public @Nullable Long getMaxPendingJobs() {
             return maxPendingJobs;
         }
@@ -290,6 +309,75 @@ public class LocalQueueProperties {
 
         public ProducerOverride getProducer() {
             return producer;
+        }
+    }
+
+    /**
+     * How long finished jobs are kept: acknowledged ones 7 days, dead letters until purged, unless set.
+     *
+     * @since 0.1.0
+     */
+    public static class Retention {
+
+        /**
+         * How long after its acknowledgement a job is kept before the background retention deletes it.
+         */
+        private Duration acked = SimpleQueue.DEFAULT_ACKED_RETENTION;
+
+        /**
+         * How long after it failed a dead letter is kept before the background retention deletes it; unset keeps
+         * dead letters until they are purged or retried.
+         */
+        private @Nullable Duration failed;
+
+        public Duration getAcked() {
+            return acked;
+        }
+
+        public void setAcked(Duration acked) {
+            this.acked = acked;
+        }
+
+        public @Nullable Duration getFailed() {
+            return failed;
+        }
+
+        public void setFailed(@Nullable Duration failed) {
+            this.failed = failed;
+        }
+    }
+
+    /**
+     * A queue's own retention of finished jobs.
+     *
+     * @since 0.1.0
+     */
+    public static class RetentionOverride {
+
+        /**
+         * How long after its acknowledgement a job of this queue is kept; unset keeps localqueue.retention.acked.
+         */
+        private @Nullable Duration acked;
+
+        /**
+         * How long after it failed a dead letter of this queue is kept; unset keeps localqueue.retention.failed.
+         */
+        private @Nullable Duration failed;
+
+        public @Nullable Duration getAcked() {
+            return acked;
+        }
+
+        public void setAcked(@Nullable Duration acked) {
+            this.acked = acked;
+        }
+
+        public @Nullable Duration getFailed() {
+            return failed;
+        }
+
+        public void setFailed(@Nullable Duration failed) {
+            this.failed = failed;
         }
     }
 

@@ -204,6 +204,8 @@ public class LocalQueueRegistry implements DisposableBean {
                 .delivery(settings.deliveryFor(name))
                 .durability(settings.durability())
                 .clock(clock);
+        QueueSettings.Retention retention = settings.retentionFor(name);
+        builder.retention(retention.acked(), retention.failed());
         OptionalLong limit = settings.maxPendingJobsFor(name);
         if (limit.isPresent()) {
             builder.maxPendingJobs(limit.getAsLong());

@@ -3,6 +3,7 @@ package io.localqueue.spring;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.RetryPolicy;
+import io.localqueue.SimpleQueue;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How the application's queues are opened and filled: the durability every queue commits with, the delivery policy,
- * the producers' wait for room and the listeners' backoff between deliveries of queues without their own, and each configured queue's overrides. The one
+ * the producers' wait for room, the listeners' backoff between deliveries and the retention of finished jobs of
+ * queues without their own, and each configured queue's overrides. The one
  * place that resolves a queue's settings; each value is validated when it is added, so a bad one fails the
  * application's start.
  *
@@ -21,20 +23,22 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QueueSettings {
 
-    private static final Queue UNSET = new Queue(null, null, null, null);
+    private static final Queue UNSET = new Queue(null, null, null, null, null);
 
     private final DeliveryPolicy defaultDelivery;
     private final DurabilityMode durability;
     private final Duration defaultProducerMaxWait;
     private final RetryBackoff defaultBackoff;
+    private final Retention defaultRetention;
     private final Map<String, Queue> queues;
 
     private QueueSettings(DeliveryPolicy defaultDelivery, DurabilityMode durability, Duration defaultProducerMaxWait,
-                          RetryBackoff defaultBackoff, Map<String, Queue> queues) {
+                          RetryBackoff defaultBackoff, Retention defaultRetention, Map<String, Queue> queues) {
         this.defaultDelivery = defaultDelivery;
         this.durability = durability;
         this.defaultProducerMaxWait = defaultProducerMaxWait;
         this.defaultBackoff = defaultBackoff;
+        this.defaultRetention = defaultRetention;
         this.queues = queues;
     }
 
@@ -54,7 +58,7 @@ public final class QueueSettings {
             throw new IllegalArgumentException("durability must not be null");
         }
         return new QueueSettings(defaultDelivery, durability, LocalQueueTemplate.DEFAULT_MAX_WAIT,
-                RetryBackoff.DEFAULT, Map.of());
+                RetryBackoff.DEFAULT, Retention.DEFAULT, Map.of());
     }
 
     /**
@@ -84,7 +88,7 @@ public final class QueueSettings {
             delivery = delivery.withMaxRetries(maxRetries);
         }
         return withQueue(name, new Queue(delivery, maxPendingJobs != null ? maxPendingJobs : queue.maxPendingJobs,
-                queue.producerMaxWait, queue.backoff));
+                queue.producerMaxWait, queue.backoff, queue.retention));
     }
 
     /**
@@ -96,7 +100,7 @@ public final class QueueSettings {
      */
     public QueueSettings withProducerMaxWait(Duration maxWait) {
         return new QueueSettings(defaultDelivery, durability, requireWait(maxWait, "producerMaxWait"),
-                defaultBackoff, queues);
+                defaultBackoff, defaultRetention, queues);
     }
 
     /**
@@ -111,7 +115,8 @@ public final class QueueSettings {
         if (backoff == null) {
             throw new IllegalArgumentException("backoff must not be null");
         }
-        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, backoff, queues);
+        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, backoff, defaultRetention,
+                queues);
     }
 
     /**
@@ -128,7 +133,62 @@ public final class QueueSettings {
             throw new IllegalArgumentException("backoff of queue '" + name + "' must not be null");
         }
         Queue queue = queues.getOrDefault(name, UNSET);
-        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, backoff));
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, backoff,
+                queue.retention));
+    }
+
+    /**
+     * Returns a copy in which queues without a retention of their own keep their finished jobs as {@code retention}
+     * says.
+     *
+     * @param retention the default retention
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code retention} is null
+     * @since 0.1.0
+     */
+    public QueueSettings withRetention(Retention retention) {
+        if (retention == null) {
+            throw new IllegalArgumentException("retention must not be null");
+        }
+        return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, defaultBackoff, retention,
+                queues);
+    }
+
+    /**
+     * Returns a copy in which one queue keeps its finished jobs as it says; a null value takes the default one.
+     *
+     * @param name the queue name
+     * @param acked how long its acknowledged jobs are kept, or null for the default
+     * @param failed how long its dead letters are kept, or null for the default
+     * @return the new settings
+     * @throws IllegalArgumentException when a duration is negative
+     * @since 0.1.0
+     */
+    public QueueSettings withRetention(String name, @Nullable Duration acked, @Nullable Duration failed) {
+        requireName(name);
+        Queue queue = queues.getOrDefault(name, UNSET);
+        Retention current = queue.retention != null ? queue.retention : defaultRetention;
+        Retention retention;
+        try {
+            retention = new Retention(acked != null ? acked : current.acked(), failed != null ? failed
+                    : current.failed());
+        } catch (IllegalArgumentException bad) {
+            throw new IllegalArgumentException("retention of queue '" + name + "': " + bad.getMessage(), bad);
+        }
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, queue.backoff,
+                retention));
+    }
+
+    /**
+     * Returns how long a queue keeps its finished jobs: its own retention, or the default one.
+     *
+     * @param queue the queue name
+     * @return the retention
+     * @since 0.1.0
+     */
+    public Retention retentionFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null || settings.retention == null ? defaultRetention : settings.retention;
     }
 
     /**
@@ -164,7 +224,8 @@ public final class QueueSettings {
         requireName(name);
         Duration checked = requireWait(maxWait, "producerMaxWait of queue '" + name + "'");
         Queue queue = queues.getOrDefault(name, UNSET);
-        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked, queue.backoff));
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked, queue.backoff,
+                queue.retention));
     }
 
     /**
@@ -180,7 +241,7 @@ public final class QueueSettings {
         if (delivery == null || backoff == null) {
             throw new IllegalArgumentException("delivery and backoff must not be null");
         }
-        return new QueueSettings(delivery, durability, defaultProducerMaxWait, backoff, queues);
+        return new QueueSettings(delivery, durability, defaultProducerMaxWait, backoff, defaultRetention, queues);
     }
 
     /**
@@ -250,7 +311,7 @@ public final class QueueSettings {
         Map<String, Queue> copy = new LinkedHashMap<>(queues);
         copy.put(name, queue);
         return new QueueSettings(defaultDelivery, durability, defaultProducerMaxWait, defaultBackoff,
-                Collections.unmodifiableMap(copy));
+                defaultRetention, Collections.unmodifiableMap(copy));
     }
 
     private static void requireName(String name) {
@@ -268,6 +329,34 @@ public final class QueueSettings {
 
     /** A queue's own values; null ones fall back to the defaults. */
     private record Queue(@Nullable DeliveryPolicy delivery, @Nullable Long maxPendingJobs,
-                         @Nullable Duration producerMaxWait, @Nullable RetryBackoff backoff) {
+                         @Nullable Duration producerMaxWait, @Nullable RetryBackoff backoff,
+                         @Nullable Retention retention) {
+    }
+
+    /**
+     * How long a queue keeps its finished jobs before the background retention deletes them.
+     *
+     * @param acked how long after its acknowledgement a job is kept, zero or more
+     * @param failed how long after it failed a dead letter is kept, zero or more; null keeps it until purged
+     * @since 0.1.0
+     */
+    public record Retention(Duration acked, @Nullable Duration failed) {
+
+        /** Acknowledged jobs kept {@link SimpleQueue#DEFAULT_ACKED_RETENTION}, dead letters until purged. */
+        public static final Retention DEFAULT = new Retention(SimpleQueue.DEFAULT_ACKED_RETENTION, null);
+
+        /**
+         * Checks the durations.
+         *
+         * @throws IllegalArgumentException when {@code acked} is null or either is negative
+         */
+        public Retention {
+            if (acked == null || acked.isNegative()) {
+                throw new IllegalArgumentException("acked retention must be zero or more, got " + acked);
+            }
+            if (failed != null && failed.isNegative()) {
+                throw new IllegalArgumentException("failed retention must be zero or more, got " + failed);
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.localqueue.test;
 
+import io.localqueue.EnqueueOptions;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
 import io.localqueue.ReadyJob;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -102,17 +104,54 @@ public final class LocalQueueTestSupport {
      * @since 0.1.0
      */
     public <T> T assertEnqueued(String queue, Class<T> type, Predicate<? super T> matches) {
+        return findEnqueued(queue, type, matches, null).data();
+    }
+
+    /**
+     * Asserts that a job waiting in {@code queue} has a payload that matches and was put with {@code options}: the
+     * same priority and concurrency key, and the due time they set (their {@code runAt}, or their {@code delay} after
+     * the job's put); options without a due time ask for a job due at its put. Returns that job, to check more of it.
+     *
+     * @param queue the queue name
+     * @param type the payload class the jobs are read as
+     * @param matches the condition on the payload
+     * @param options the options the job must have been put with
+     * @param <T> the payload type
+     * @return the first matching job, in claim order
+     * @throws AssertionError when none matches; the message lists what waits in the queue, with each job's options
+     * @since 0.1.0
+     */
+    public <T> ReadyJob<T> assertEnqueued(String queue, Class<T> type, Predicate<? super T> matches,
+                                          EnqueueOptions options) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        return findEnqueued(queue, type, matches, options);
+    }
+
+    private <T> ReadyJob<T> findEnqueued(String queue, Class<T> type, Predicate<? super T> matches,
+                                         @Nullable EnqueueOptions options) {
         List<ReadyJob<T>> ready = queues.queue(queue, type).listReady(READ_LIMIT, 0);
         for (ReadyJob<T> job : ready) {
             T data = job.data();
-            if (job.decoded() && data != null && matches.test(data)) {
-                return data;
+            if (job.decoded() && data != null && matches.test(data) && (options == null || putWith(job, options))) {
+                return job;
             }
         }
         throw new AssertionError(ready.isEmpty()
                 ? "queue '" + queue + "' has no job waiting; " + counts(queue)
-                : "no job waiting in queue '" + queue + "' matches; it holds " + ready.size()
-                        + (ready.size() == READ_LIMIT ? " or more" : "") + ": " + describeReady(ready));
+                : "no job waiting in queue '" + queue + "' matches" + (options == null ? "" : " " + options)
+                        + "; it holds " + ready.size() + (ready.size() == READ_LIMIT ? " or more" : "") + ": "
+                        + describeReady(ready));
+    }
+
+    /** Tells whether a waiting job carries what {@code options} set: priority, key and due time. */
+    private static boolean putWith(ReadyJob<?> job, EnqueueOptions options) {
+        Instant due = options.runAt() != null ? options.runAt()
+                : job.createdAt().plus(options.delay() != null ? options.delay() : Duration.ZERO);
+        Instant expected = due.isBefore(job.createdAt()) ? job.createdAt() : due;
+        return job.priority() == options.priority() && Objects.equals(job.concurrencyKey(), options.concurrencyKey())
+                && job.availableAt().equals(expected);
     }
 
     /**
@@ -210,7 +249,9 @@ public final class LocalQueueTestSupport {
     private static <T> String describeReady(List<ReadyJob<T>> ready) {
         return ready.stream().limit(LISTED).map(job -> "#" + job.id() + " "
                         + (job.decoded() ? String.valueOf(job.data()) : "undecodable (" + job.decodeError() + ")")
-                        + " due " + job.availableAt())
+                        + " due " + job.availableAt()
+                        + (job.priority() != 0 ? " priority " + job.priority() : "")
+                        + (job.concurrencyKey() != null ? " key " + job.concurrencyKey() : ""))
                 .collect(Collectors.joining(", ", "[", ready.size() > LISTED ? ", …]" : "]"));
     }
 

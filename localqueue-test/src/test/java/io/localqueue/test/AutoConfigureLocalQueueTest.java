@@ -3,8 +3,10 @@ package io.localqueue.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.localqueue.EnqueueOptions;
 import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
+import io.localqueue.ReadyJob;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.test.Mailer.Mail;
@@ -144,6 +146,27 @@ class AutoConfigureLocalQueueTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("queue 'empty' has no job waiting");
         assertThat(queues.stats("outbox")).isEqualTo(new QueueStats(2, 0, 0, 0));
+    }
+
+    @Test
+    void assertEnqueuedWithOptionsChecksPriorityKeyAndDueTime() {
+        EnqueueOptions urgentLater = EnqueueOptions.defaults().priority(-5).concurrencyKey("tenant-1")
+                .delay(Duration.ofMinutes(10));
+        queues.put("reminders", new Mail("e@example.com", "plain"));
+        queues.put("reminders", new Mail("e@example.com", "urgent"), null, urgentLater);
+
+        ReadyJob<Mail> found = localQueue.assertEnqueued("reminders", Mail.class, mail -> mail.to().startsWith("e@"),
+                urgentLater);
+
+        assertThat(found.data().subject()).isEqualTo("urgent");
+        assertThat(found.availableAt()).isEqualTo(localQueue.clock().instant().plus(Duration.ofMinutes(10)));
+        localQueue.assertEnqueued("reminders", Mail.class, mail -> mail.subject().equals("plain"),
+                EnqueueOptions.defaults());
+        assertThatThrownBy(() -> localQueue.assertEnqueued("reminders", Mail.class,
+                mail -> mail.subject().equals("plain"), EnqueueOptions.defaults().priority(3)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("matches EnqueueOptions[due at once, priority=3]")
+                .hasMessageContaining("priority -5 key tenant-1");
     }
 
     @Test

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One database as the queues of this JVM share it: its store, the group commit of their settlements and the last
- * snapshot of each queue, opened once per database and reference counted, so every queue and handle on it uses one
+ * One database as the queues of this JVM share it: its store, the group commit of their settlements, the last
+ * snapshot of each queue and the retention of their finished rows, opened once per database and reference counted, so every queue and handle on it uses one
  * writer connection and one small set of readers.
  */
 public final class Database implements AutoCloseable {
@@ -26,6 +26,7 @@ public final class Database implements AutoCloseable {
     private final QueueStore store;
     private final GroupCommit groupCommit;
     private final SnapshotCache snapshots;
+    private final Retention retention;
     private int references;
 
     private Database(Object key, QueueStore store) {
@@ -33,6 +34,7 @@ public final class Database implements AutoCloseable {
         this.store = store;
         this.groupCommit = new GroupCommit(store);
         this.snapshots = new SnapshotCache(store);
+        this.retention = new Retention(store, Retention.INTERVAL);
     }
 
     /**
@@ -88,6 +90,10 @@ public final class Database implements AutoCloseable {
         return snapshots;
     }
 
+    Retention retention() {
+        return retention;
+    }
+
     /**
      * Checks the whole database; a damaged or unreadable one gives a failed result, never an exception.
      *
@@ -132,6 +138,7 @@ public final class Database implements AutoCloseable {
             }
             OPEN.remove(key);
         }
+        retention.close();
         snapshots.close();
         groupCommit.close();
         store.close();

@@ -60,6 +60,7 @@ public final class QueueEngine {
     private final Claims claims;
     private final LeaseExpiries leaseExpiries;
     private volatile boolean closed;
+    private Retention.@Nullable Registration retention;
 
     /**
      * Creates the engine; the caller keeps ownership of the database reference.
@@ -472,6 +473,36 @@ public final class QueueEngine {
     }
 
     /**
+     * Moves a waiting job's due time, to now when {@code runAtMillis} has passed, and wakes this JVM's waiters, which
+     * look for the new earliest due time.
+     *
+     * @param id the job's id
+     * @param runAtMillis the new due time, epoch milliseconds
+     * @return true when the job was waiting and was moved
+     */
+    public boolean reschedule(long id, long runAtMillis) {
+        boolean moved = store.write(WriteOptions.standard("reschedule", durability), ensureOpen, writes -> {
+            long now = clock.millis();
+            return writes.reschedule(queue, id, Math.max(now, runAtMillis), now);
+        });
+        if (moved) {
+            wakeWaiters();
+        }
+        return moved;
+    }
+
+    /**
+     * Deletes a waiting job.
+     *
+     * @param id the job's id
+     * @return true when the job was waiting and is gone
+     */
+    public boolean cancel(long id) {
+        return store.write(WriteOptions.standard("cancel", durability), ensureOpen,
+                writes -> writes.cancel(queue, id));
+    }
+
+    /**
      * Deletes acked (and optionally failed) rows last changed before now minus {@code olderThanMillis}.
      *
      * @param olderThanMillis the minimum age
@@ -545,7 +576,35 @@ public final class QueueEngine {
     /** Marks the queue closed and wakes its waiters, which then throw {@link QueueClosedException}. */
     public void close() {
         closed = true;
+        Retention.Registration kept = retention;
+        if (kept != null) {
+            kept.close();
+        }
         wakeWaiters();
+    }
+
+    /**
+     * Deletes this queue's finished rows in the background as {@code policy} says, until the engine closes; with
+     * other queue objects of the queue open in this JVM, the longest of their policies applies.
+     *
+     * @param policy how long finished rows are kept
+     */
+    public void keepFinished(RetentionPolicy policy) {
+        ensureOpen();
+        if (retention != null) {
+            throw new IllegalStateException("queue '" + queue + "' already has its retention");
+        }
+        retention = database.retention().register(queue, policy, clock, durability);
+    }
+
+    /**
+     * Runs this queue's retention now on the caller's thread, unless another process has its turn.
+     *
+     * @return how many rows were deleted, or -1 when another process had the turn or the queue keeps its rows
+     */
+    public long runRetention() {
+        ensureOpen();
+        return database.retention().runNow(queue);
     }
 
     /**

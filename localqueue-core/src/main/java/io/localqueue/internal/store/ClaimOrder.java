@@ -5,10 +5,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The order claimed rows are handed out in: due time, then id. An {@code UPDATE … RETURNING} gives its rows in no
- * particular order, so every store sorts what it leased with this.
+ * The order claimed rows are handed out in: priority, then due time, then id. An {@code UPDATE … RETURNING} gives its
+ * rows in no particular order, so every store sorts what it leased with this.
  */
 public final class ClaimOrder {
+
+    private static final Comparator<ClaimedRow> ORDER = Comparator.comparingInt(ClaimedRow::priority)
+            .thenComparingLong(ClaimedRow::dueAt).thenComparingLong(ClaimedRow::id);
 
     private ClaimOrder() {
     }
@@ -16,23 +19,15 @@ public final class ClaimOrder {
     /**
      * Sorts rows just leased into claim order.
      *
-     * @param rows the rows, as the statement returned them
-     * @param dueTimes each row's due time, at the same index
+     * @param rows the rows, as the statements returned them
      * @return the rows in claim order; the same list when it holds fewer than two
      */
-    public static List<ClaimedRow> sorted(List<ClaimedRow> rows, List<Long> dueTimes) {
+    public static List<ClaimedRow> sorted(List<ClaimedRow> rows) {
         if (rows.size() < 2) {
             return rows;
         }
-        List<Integer> order = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.<Integer>comparingLong(dueTimes::get).thenComparingLong(i -> rows.get(i).id()));
-        List<ClaimedRow> sorted = new ArrayList<>(rows.size());
-        for (int index : order) {
-            sorted.add(rows.get(index));
-        }
+        List<ClaimedRow> sorted = new ArrayList<>(rows);
+        sorted.sort(ORDER);
         return sorted;
     }
 }

@@ -13,8 +13,10 @@ import org.jspecify.annotations.Nullable;
  * @param failureCategory the stored category
  * @param createdAt epoch milliseconds
  * @param updatedAt epoch milliseconds
+ * @param priority the priority it had and keeps when retried; 0 for the default
+ * @param concurrencyKey its concurrency key, or null
  */
 public record FailedRow(long id, byte[] payload, int attempts, @Nullable String lastError,
                         @Nullable String failureReason, @Nullable String failureCategory, long createdAt,
-                        long updatedAt) {
+                        long updatedAt, int priority, @Nullable String concurrencyKey) {
 }

@@ -11,8 +11,33 @@ import org.jspecify.annotations.Nullable;
  * @param headers names to values stored with the job, checked already; empty for none
  * @param dueAt when the job becomes due, in epoch milliseconds on the queue's clock; 0 (or any time not after the
  *              put's) for at once
+ * @param priority the claim priority, -1000 (first) to 1000 (last); 0 is the default
+ * @param concurrencyKey the key the job shares with related jobs, or null
  */
-public record NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers, long dueAt) {
+public record NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers, long dueAt, int priority,
+                     @Nullable String concurrencyKey) {
+
+    /**
+     * A job of the default priority and no key.
+     *
+     * @param payload the stored bytes
+     * @param jobId the deduplication key, or null
+     * @param headers names to values stored with the job, checked already; empty for none
+     * @param dueAt when the job becomes due, in epoch milliseconds; 0 for at once
+     */
+    public NewJob(byte[] payload, @Nullable String jobId, Map<String, String> headers, long dueAt) {
+        this(payload, jobId, headers, dueAt, 0, null);
+    }
+
+    /**
+     * Returns whether the job is put as a plain job: due at the put, of the default priority, without a key.
+     *
+     * @param now the put's time, in epoch milliseconds
+     * @return true when nothing but its payload and headers sets it apart
+     */
+    public boolean plainAt(long now) {
+        return availableAt(now) == now && priority == 0 && concurrencyKey == null;
+    }
 
     /**
      * A job due at once.

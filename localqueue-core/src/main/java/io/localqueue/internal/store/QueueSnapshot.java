@@ -15,6 +15,10 @@ import org.jspecify.annotations.Nullable;
  * @param stats the counts by state
  * @param observedAt when the clock was read, after the read began; epoch milliseconds
  * @param oldestDue the due time of the oldest due ready job, or null when none is due
+ * @param delayed ready jobs not yet due at {@code observedAt}
+ * @param nextDue the earliest due time after {@code observedAt}, or null when no job is delayed
+ * @param retentionLastRun when the queue's retention last finished, by any process, or null when it never did
+ * @param retentionLastDeleted how many rows that run deleted
  * @param oldestLeaseUpdate the last change of the stalest leased job, or null when none is leased
  * @param activeLeases leases not yet expired at {@code observedAt}
  * @param expiredLeases leases expired at {@code observedAt} but not yet reclaimed
@@ -30,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  * @param freelistCount unused pages
  */
 public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nullable Long oldestDue,
+                            long delayed, @Nullable Long nextDue, @Nullable Long retentionLastRun,
+                            long retentionLastDeleted,
                             @Nullable Long oldestLeaseUpdate, long activeLeases, long expiredLeases,
                             @Nullable Long oldestExpiredLease, String engineVersion, String journalMode,
                             int busyTimeoutMs, @Nullable Long databaseSizeBytes, @Nullable Long walSizeBytes,
@@ -75,7 +81,11 @@ public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nu
                 ageSeconds(oldestLeaseUpdate),
                 activeLeases,
                 expiredLeases,
-                ageSeconds(oldestExpiredLease));
+                ageSeconds(oldestExpiredLease),
+                delayed,
+                nextDue == null ? null : Instant.ofEpochMilli(nextDue),
+                retentionLastRun == null ? null : Instant.ofEpochMilli(retentionLastRun),
+                retentionLastDeleted);
     }
 
     private @Nullable Double ageSeconds(@Nullable Long since) {

@@ -79,6 +79,62 @@ public interface QueueWrites {
     DeadLetterRetry retryFailed(String queue, long id, long now, long limit);
 
     /**
+     * Moves a waiting job's due time, if it is a ready (not leased, not finished) job of the queue.
+     *
+     * @param queue the queue
+     * @param id the job's id
+     * @param availableAt the new due time, epoch milliseconds
+     * @param now the time of the change
+     * @return true when the job was waiting and now has the new due time
+     */
+    boolean reschedule(String queue, long id, long availableAt, long now);
+
+    /**
+     * Deletes a waiting job, its headers with it, if it is a ready (not leased, not finished) job of the queue that no
+     * event-bus execution reports on.
+     *
+     * @param queue the queue
+     * @param id the job's id
+     * @return true when the job was waiting and is gone
+     */
+    boolean cancel(String queue, long id);
+
+    /**
+     * Takes a named turn of background work (a queue's retention) for {@code holder} until {@code until}, unless
+     * another holder's turn of that name lasts past {@code now}; the same holder may take it again.
+     *
+     * @param name the work's name
+     * @param holder who takes it, unique to one process's database handle
+     * @param now the time of taking it
+     * @param until when the turn ends unless finished before
+     * @return true when the turn is the holder's
+     */
+    boolean takeTurn(String name, String holder, long now, long until);
+
+    /**
+     * Ends a named turn of the holder's and records when it ran and how many rows it deleted; a turn another holder
+     * took meanwhile is left as it is.
+     *
+     * @param name the work's name
+     * @param holder the holder that took it
+     * @param now the time of the end
+     * @param deleted how many rows the turn deleted
+     */
+    void finishTurn(String name, String holder, long now, long deleted);
+
+    /**
+     * Deletes up to {@code limit} finished rows of one state last changed before {@code cutoff}, oldest first; rows
+     * an event-bus execution still reports on are kept, and a pending or leased row is never touched.
+     *
+     * @param queue the queue
+     * @param status {@link RowStatus#ACKED} or {@link RowStatus#FAILED}
+     * @param cutoff epoch milliseconds
+     * @param limit the most rows to delete
+     * @return how many rows were deleted; fewer than {@code limit} when no more are due for deletion
+     */
+    int deleteFinished(String queue, int status, long cutoff, int limit);
+
+    /**
      * Deletes acknowledged rows, and dead letters too when asked, last changed before {@code cutoff}; rows an
      * event-bus execution still reports on are kept.
      *

@@ -135,6 +135,46 @@ class StoreTransitionsContractTest extends QueueTestBase {
     }
 
     @Test
+    void aTurnIsOneHoldersUntilItEndsOrIsFinishedAndRecordsItsLastRun() {
+        String turn = Turns.retention(QUEUE);
+
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "a", NOW, NOW + 100))).isTrue();
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "b", NOW + 50, NOW + 150))).as("while a has it").isFalse();
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "a", NOW + 50, NOW + 150))).as("a again").isTrue();
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "b", NOW + 150, NOW + 250))).as("once it ended").isTrue();
+        write(writes -> {
+            writes.finishTurn(turn, "a", NOW + 160, 7);
+            return null;
+        });
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "a", NOW + 170, NOW + 270))).as("b's, untouched by a")
+                .isFalse();
+        write(writes -> {
+            writes.finishTurn(turn, "b", NOW + 180, 3);
+            return null;
+        });
+        assertThat(this.<Boolean>write(writes -> writes.takeTurn(turn, "a", NOW + 190, NOW + 290))).as("once b finished").isTrue();
+    }
+
+    @Test
+    void deleteFinishedTakesABoundedBatchOfOneStateChangedBeforeTheCutoffAndNeverAPendingRow() {
+        enqueue(5);
+        List<ClaimedRow> rows = claim(4, false).rows();
+        write(writes -> writes.settle(List.of(Settlement.ack(QUEUE, rows.get(0).id(), rows.get(0).receipt(), NOW),
+                Settlement.ack(QUEUE, rows.get(1).id(), rows.get(1).receipt(), NOW),
+                Settlement.ack(QUEUE, rows.get(2).id(), rows.get(2).receipt(), NOW),
+                Settlement.deadLetter(QUEUE, rows.get(3).id(), rows.get(3).receipt(), NOW, "bad",
+                        FailureReason.EXPLICIT_PERMANENT_FAILURE, null)), List.of()));
+
+        int none = write(writes -> writes.deleteFinished(QUEUE, RowStatus.ACKED, NOW, 10));
+        int two = write(writes -> writes.deleteFinished(QUEUE, RowStatus.ACKED, NOW + 1, 2));
+        int last = write(writes -> writes.deleteFinished(QUEUE, RowStatus.ACKED, NOW + 1, 2));
+        int failed = write(writes -> writes.deleteFinished(QUEUE, RowStatus.FAILED, NOW + 1, 2));
+
+        assertThat(List.of(none, two, last, failed)).containsExactly(0, 2, 1, 1);
+        assertThat(store.stats(QUEUE)).isEqualTo(new QueueStats(1, 0, 0, 0));
+    }
+
+    @Test
     void aBusFanOutDeduplicatesByEventIdAndCommitsWithTheQueueTransitionsOfItsTransaction() {
         Delivery delivery = new Delivery("__bus__:default:mailer", bytes("{}"), "event-1", 3, null, null, Map.of());
         write(writes -> {

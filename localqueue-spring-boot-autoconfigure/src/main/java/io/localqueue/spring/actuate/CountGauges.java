@@ -21,8 +21,8 @@ final class CountGauges {
     }
 
     /**
-     * Registers the gauges {@code <name>} (tag {@code state}: ready, processing, acked, failed) and
-     * {@code <name>.oldest.age}.
+     * Registers the gauges {@code <name>} (tag {@code state}: ready, processing, acked, failed),
+     * {@code <name>.delayed} and {@code <name>.oldest.age}.
      *
      * @param meters the registry
      * @param name the counts' meter name
@@ -38,6 +38,14 @@ final class CountGauges {
         count(meters, name, noun, tags, "processing", QueueStats::processing, stats, log);
         count(meters, name, noun, tags, "acked", QueueStats::acked, stats, log);
         count(meters, name, noun, tags, "failed", QueueStats::failed, stats, log);
+        Gauge.builder(name + ".delayed", () -> {
+                    QueueDiagnostics current = read(diagnostics, tags, log);
+                    return current == null ? Double.NaN : current.delayed();
+                })
+                .description("The " + noun + " among the ready ones not yet due, which no claim takes before their "
+                        + "time")
+                .tags(tags)
+                .register(meters);
         Gauge.builder(name + ".oldest.age", () -> {
                     QueueDiagnostics current = read(diagnostics, tags, log);
                     if (current == null) {

@@ -145,6 +145,7 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
                 key -> register(meters, key));
         recorded.processed.increment();
         recorded.duration.record(handlerTime);
+        recorded.lateness.record(Duration.between(job.dueAt(), job.claimedAt()));
     }
 
     private void expired(String listener, String queueName, boolean deadLettered) {
@@ -184,7 +185,12 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
                 .description("Time spent in job handlers")
                 .tag("queue", key.queue).tag("outcome", key.outcome.tag()).tag("listener", key.listener)
                 .register(meters);
-        return new OutcomeMeters(processed, duration);
+        Timer lateness = Timer.builder("localqueue.claim.lateness")
+                .description("How long after its due time each job was claimed: claim time minus due time")
+                .tag("queue", key.queue).tag("listener", key.listener)
+                .publishPercentiles(0.5, 0.99)
+                .register(meters);
+        return new OutcomeMeters(processed, duration, lateness);
     }
 
     private void registerGauges(String queue) {
@@ -199,6 +205,6 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
     private record Outcome(String queue, String listener, JobOutcome outcome) {
     }
 
-    private record OutcomeMeters(Counter processed, Timer duration) {
+    private record OutcomeMeters(Counter processed, Timer duration, Timer lateness) {
     }
 }

@@ -57,8 +57,13 @@ class LocalQueueDatabaseConfiguration {
         QueueSettings waiting = apply("localqueue.producer.max-wait", maxWait,
                 () -> QueueSettings.of(delivery, durability).withProducerMaxWait(maxWait));
         LocalQueueProperties.Backoff backoff = properties.getDelivery().getBackoff();
-        QueueSettings settings = waiting.withBackoff(backoff("localqueue.delivery.backoff.", RetryBackoff.DEFAULT,
+        QueueSettings backedOff = waiting.withBackoff(backoff("localqueue.delivery.backoff.", RetryBackoff.DEFAULT,
                 backoff.getInitialDelay(), backoff.getMultiplier(), backoff.getMaxDelay(), backoff.isJitter()));
+        LocalQueueProperties.Retention retention = properties.getRetention();
+        QueueSettings.Retention acked = apply("localqueue.retention.acked", retention.getAcked(),
+                () -> new QueueSettings.Retention(retention.getAcked(), null));
+        QueueSettings settings = apply("localqueue.retention.failed", retention.getFailed(),
+                () -> backedOff.withRetention(new QueueSettings.Retention(acked.acked(), retention.getFailed())));
         for (Map.Entry<String, LocalQueueProperties.Queue> queue : properties.getQueues().entrySet()) {
             settings = withQueue(settings, queue.getKey(), queue.getValue());
         }
@@ -78,8 +83,14 @@ class LocalQueueDatabaseConfiguration {
                 () -> leased.withQueue(name, null, maxRetries, null));
         QueueSettings limited = apply(prefix + "max-pending-jobs", maxPendingJobs,
                 () -> retried.withQueue(name, null, null, maxPendingJobs));
-        QueueSettings waiting = maxWait == null ? limited : apply(prefix + "producer.max-wait", maxWait,
+        QueueSettings waited = maxWait == null ? limited : apply(prefix + "producer.max-wait", maxWait,
                 () -> limited.withProducerMaxWait(name, maxWait));
+        Duration ackedKept = queue.getRetention().getAcked();
+        Duration failedKept = queue.getRetention().getFailed();
+        QueueSettings ackedSet = ackedKept == null ? waited : apply(prefix + "retention.acked", ackedKept,
+                () -> waited.withRetention(name, ackedKept, null));
+        QueueSettings waiting = failedKept == null ? ackedSet : apply(prefix + "retention.failed", failedKept,
+                () -> ackedSet.withRetention(name, null, failedKept));
         LocalQueueProperties.BackoffOverride backoff = queue.getDelivery().getBackoff();
         if (backoff.getInitialDelay() == null && backoff.getMultiplier() == null && backoff.getMaxDelay() == null
                 && backoff.getJitter() == null) {

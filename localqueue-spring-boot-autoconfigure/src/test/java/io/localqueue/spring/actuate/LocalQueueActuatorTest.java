@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
+import io.localqueue.EnqueueOptions;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueStats;
 import io.localqueue.Serializer;
@@ -36,6 +37,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -282,6 +284,10 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                     assertThat(acked.count()).isEqualTo(3);
                     assertThat(meters.get("localqueue.job.duration").tag("queue", "metered")
                             .tag("outcome", "dead_lettered").timer().count()).isEqualTo(1);
+                    Timer lateness = meters.get("localqueue.claim.lateness").tag("queue", "metered")
+                            .tag("listener", "metered.handle").timer();
+                    assertThat(lateness.count()).as("one per claimed job").isEqualTo(4);
+                    assertThat(lateness.max(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(0);
 
                     await().atMost(BOUND).untilAsserted(() -> {
                         assertThat(gauge(meters, "metered", "acked").value()).isEqualTo(3.0);
@@ -352,6 +358,23 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
             assertThat(lag.getId().getBaseUnit()).isEqualTo("seconds");
             context.getBean(LocalQueueRegistry.class).queue("backlog").getNowait();
             await().atMost(BOUND).untilAsserted(() -> assertThat(lag.value()).isZero());
+        });
+    }
+
+    @Test
+    void theDelayedGaugeCountsTheJobsNotYetDue() {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).name("later").build()) {
+            queue.put("now");
+            queue.put("in an hour", null, EnqueueOptions.defaults().delay(Duration.ofHours(1)));
+            queue.put("tomorrow", null, EnqueueOptions.defaults().delay(Duration.ofDays(1)).priority(-3));
+        }
+        onTempDir().withPropertyValues("localqueue.actuator.max-age=50ms")
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            Gauge delayed = meters.get("localqueue.jobs.delayed").tag("queue", "later").gauge();
+
+            assertThat(delayed.value()).isEqualTo(2.0);
+            assertThat(gauge(meters, "later", "ready").value()).as("every waiting job").isEqualTo(3.0);
         });
     }
 

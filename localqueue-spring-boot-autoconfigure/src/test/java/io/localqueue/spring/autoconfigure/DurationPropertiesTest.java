@@ -62,7 +62,11 @@ class DurationPropertiesTest {
                 Arguments.of("localqueue.bus.subscriptions.audit.handler-timeout", "0s"),
                 Arguments.of("localqueue.bus.subscriptions.audit.retry.delay", "-1s"),
                 Arguments.of("localqueue.bus.subscriptions.audit.retry.initial-delay", "-1s"),
-                Arguments.of("localqueue.bus.subscriptions.audit.retry.max-delay", "-1s"));
+                Arguments.of("localqueue.bus.subscriptions.audit.retry.max-delay", "-1s"),
+                Arguments.of("localqueue.retention.acked", "-1s"),
+                Arguments.of("localqueue.retention.failed", "-1s"),
+                Arguments.of("localqueue.queues.emails.retention.acked", "-1s"),
+                Arguments.of("localqueue.queues.emails.retention.failed", "-1s"));
     }
 
     @Test

@@ -118,6 +118,23 @@ class LocalQueueAutoConfigurationTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void retentionIsSevenDaysForAcknowledgedJobsByDefaultAndSetForAllQueuesOrOne() {
+        onTempDir().run(context -> assertThat(context.getBean(LocalQueueRegistry.class).settings()
+                .retentionFor("any")).isEqualTo(new QueueSettings.Retention(Duration.ofDays(7), null)));
+        onTempDir().withPropertyValues("localqueue.retention.acked=1d", "localqueue.retention.failed=30d",
+                "localqueue.queues.emails.retention.acked=2h", "localqueue.queues.audit.retention.failed=365d")
+                .run(context -> {
+                    QueueSettings settings = context.getBean(LocalQueueRegistry.class).settings();
+                    assertThat(settings.retentionFor("emails"))
+                            .isEqualTo(new QueueSettings.Retention(Duration.ofHours(2), Duration.ofDays(30)));
+                    assertThat(settings.retentionFor("audit"))
+                            .isEqualTo(new QueueSettings.Retention(Duration.ofDays(1), Duration.ofDays(365)));
+                    assertThat(settings.retentionFor("other"))
+                            .isEqualTo(new QueueSettings.Retention(Duration.ofDays(1), Duration.ofDays(30)));
+                });
+    }
+
+    @Test
     void perQueueSettingsOverrideTheGlobalDelivery() {
         onTempDir().withPropertyValues("localqueue.delivery.lease=5s", "localqueue.delivery.max-retries=7",
                 "localqueue.queues.emails.max-pending-jobs=2", "localqueue.queues.emails.delivery.lease=2s",

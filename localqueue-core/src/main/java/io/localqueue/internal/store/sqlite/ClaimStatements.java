@@ -75,27 +75,18 @@ final class ClaimStatements {
     static final String ANY_EXPIRED =
             "SELECT EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND status = 1 AND lease_until <= ?2)";
 
-    /**
-     * Leases the first due rows in claim order (due time, then id: a ready row's {@code lease_until} is NULL) from the
-     * reference index. The index walk stops after {@code LIMIT} rows and never visits rows that are not yet due,
-     * however many there are. Each row's headers come with it from one
-     * rowid probe of {@code message_headers}, in the same statement.
-     */
-    static final String CLAIM = """
+    /** What a plain claim sets on each row it leases. */
+    private static final String LEASE = """
             UPDATE messages
                SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
-             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
-                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                           ORDER BY available_at, lease_until, id LIMIT ?5)
-            RETURNING id, payload, attempts, receipt, lease_until, available_at,
-                      (SELECT headers FROM message_headers WHERE message_id = messages.id)""";
+            """;
 
     /**
-     * The claim of a consumer with a delivery budget of its own (an event-bus subscription's retry policy): it writes
+     * What the claim of a consumer with a delivery budget of its own (an event-bus subscription's retry policy) sets:
      * the budget onto every row it takes, and a row whose claims reached the budget already becomes a dead letter
      * ({@code retries_exhausted}) in the same statement instead of a lease; the returned status tells them apart.
      */
-    static final String CLAIM_WITH_BUDGET = TakeBackWords.written("""
+    private static final String LEASE_WITH_BUDGET = TakeBackWords.written("""
             UPDATE messages
                SET status = CASE WHEN attempts >= ?6 THEN 3 ELSE 1 END,
                    receipt = CASE WHEN attempts >= ?6 THEN NULL ELSE ?1 || id END,
@@ -103,11 +94,55 @@ final class ClaimStatements {
                    failure_reason = CASE WHEN attempts >= ?6 THEN {retries_exhausted} ELSE failure_reason END,
                    attempts = CASE WHEN attempts >= ?6 THEN attempts ELSE attempts + 1 END,
                    max_attempts = ?6, updated_at = ?3
+            """);
+
+    /**
+     * The first due rows in claim order (due time, then id: a ready row's {@code lease_until} is NULL) from the
+     * reference index. The index walk stops after {@code LIMIT} rows and never visits rows that are not yet due,
+     * however many there are.
+     */
+    private static final String DUE_IN_ORDER = """
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
                            ORDER BY available_at, lease_until, id LIMIT ?5)
+            """;
+
+    /**
+     * The due rows of one priority ({@code ?7}) of a queue that uses priorities, from the priority index by due time,
+     * then id, the walk stopping at the first row not yet due.
+     */
+    private static final String DUE_OF_PRIORITY = """
+             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_priority
+                           WHERE queue = ?4 AND status = 0 AND priority = ?7 AND available_at <= ?3
+                           ORDER BY available_at, id LIMIT ?5)
+            """;
+
+    /**
+     * What a claim returns of each row it took, its headers from one rowid probe of {@code message_headers} in the
+     * same statement.
+     */
+    private static final String CLAIMED = """
             RETURNING id, payload, attempts, receipt, lease_until, available_at,
-                      (SELECT headers FROM message_headers WHERE message_id = messages.id), status""");
+                      (SELECT headers FROM message_headers WHERE message_id = messages.id), status, priority,
+                      concurrency_key""";
+
+    /** Leases the first due rows of a queue that never used priorities. */
+    static final String CLAIM = LEASE + DUE_IN_ORDER + CLAIMED;
+
+    /** {@link #CLAIM} with a delivery budget. */
+    static final String CLAIM_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_IN_ORDER + CLAIMED;
+
+    /** Leases the first due rows of one priority. */
+    static final String CLAIM_PRIORITY = LEASE + DUE_OF_PRIORITY + CLAIMED;
+
+    /** {@link #CLAIM_PRIORITY} with a delivery budget. */
+    static final String CLAIM_PRIORITY_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_OF_PRIORITY + CLAIMED;
+
+    /**
+     * The next priority above {@code ?2} with ready rows in the queue, due or not: one seek of the priority index.
+     */
+    static final String NEXT_PRIORITY =
+            "SELECT MIN(priority) FROM messages WHERE queue = ?1 AND status = 0 AND priority > ?2";
 
     /** Expired leases take the claimer's budget before they are reclaimed, so the reclaim judges them by it. */
     static final String BUDGET_EXPIRED = """
@@ -213,31 +248,79 @@ final class ClaimStatements {
             }
             reclaimed = reclaim(session, queue, now);
         }
-        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
         String receiptPrefix = Receipts.newPrefix(holder);
-        String sql = budget > 0 ? CLAIM_WITH_BUDGET : CLAIM;
-        session.query(sql, statement -> {
+        Long swept = PriorityStatements.sweptThrough(session, queue);
+        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
+        if (swept == null) {
+            lease(session, budget > 0 ? CLAIM_WITH_BUDGET : CLAIM, receiptPrefix, queue, now, leaseUntil, limit,
+                    budget, null, rows);
+        } else {
+            PriorityStatements.sweep(session, queue, swept);
+            claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+        }
+        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+    }
+
+    /**
+     * Leases the due rows of a queue that uses priorities, one priority at a time from the most urgent: each step
+     * finds the next priority with ready rows by one seek and takes its due rows, until {@code limit} are leased or
+     * no priority is left. A priority whose rows are all not yet due costs one seek and holds nothing back.
+     */
+    private static void claimByPriority(Session session, String queue, long now, long leaseUntil, int limit,
+                                        int budget, String receiptPrefix, List<ClaimedRow> rows) throws SQLException {
+        long after = Long.MIN_VALUE;
+        while (rows.size() < limit) {
+            long below = after;
+            Long level = session.queryLong(NEXT_PRIORITY, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, below);
+            });
+            if (level == null) {
+                return;
+            }
+            int asked = limit - rows.size();
+            int taken = lease(session, budget > 0 ? CLAIM_PRIORITY_WITH_BUDGET : CLAIM_PRIORITY, receiptPrefix, queue,
+                    now, leaseUntil, asked, budget, level, rows);
+            if (taken < asked) {
+                after = level;
+            }
+        }
+    }
+
+    /**
+     * Runs one claim statement and adds the rows it leased.
+     *
+     * @param level the priority whose rows a priority claim takes, or null for a plain claim
+     * @return how many rows it took, leased or (with a budget) failed
+     */
+    private static int lease(Session session, String sql, String receiptPrefix, String queue, long now,
+                             long leaseUntil, int limit, int budget, @Nullable Long level, List<ClaimedRow> rows)
+            throws SQLException {
+        return session.query(sql, statement -> {
             statement.setString(1, receiptPrefix);
             statement.setLong(2, leaseUntil);
             statement.setLong(3, now);
             statement.setString(4, queue);
             statement.setInt(5, limit);
-            if (budget > 0) {
+            if (budget > 0 || level != null) {
                 statement.setInt(6, budget);
             }
+            if (level != null) {
+                statement.setLong(7, level);
+            }
         }, result -> {
+            int taken = 0;
             while (result.next()) {
-                if (budget > 0 && result.getInt(8) == RowStatus.FAILED) {
+                taken++;
+                if (result.getInt(8) == RowStatus.FAILED) {
                     continue;
                 }
                 rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
-                        result.getLong(5), StoredHeaders.decode(result.getString(7))));
-                dueTimes.add(result.getLong(6));
+                        result.getLong(5), StoredHeaders.decode(result.getString(7)), result.getLong(6), now,
+                        result.getInt(9), result.getString(10)));
             }
-            return null;
+            return taken;
         });
-        return new ClaimBatch(ClaimOrder.sorted(rows, dueTimes), reclaimed);
     }
 
     private static boolean anyExpired(Session session, String queue, long now) throws SQLException {

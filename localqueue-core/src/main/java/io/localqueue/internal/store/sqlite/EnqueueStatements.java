@@ -5,6 +5,7 @@ import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.StoredHeaders;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,10 +21,11 @@ final class EnqueueStatements {
 
     private static final String INSERT = """
             INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
-            created_at, updated_at)
-            VALUES (?, ?, 0, 0, ?, ?, ?, ?, ?)""";
+            created_at, updated_at, priority, concurrency_key)
+            VALUES (?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)""";
 
     private static final String INSERT_RETURNING_ID = INSERT + " ON CONFLICT DO NOTHING RETURNING id";
+
 
     /**
      * The row counts of multi-row inserts, largest first: a batch goes in as few statements as these sizes add up
@@ -31,7 +33,10 @@ final class EnqueueStatements {
      */
     private static final int[] ROWS_PER_INSERT = {512, 256, 128, 64, 32, 16, 8, 4, 2, 1};
 
-    /** One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget and time are bound once. */
+    /**
+     * One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget, time and priority (NULL, or 0 in a
+     * queue that uses priorities) are bound once.
+     */
     private static final String[] INSERT_ROWS = new String[ROWS_PER_INSERT.length];
 
     /** The same inserts with {@code RETURNING id}, for when the ids cannot be known to be consecutive. */
@@ -40,10 +45,10 @@ final class EnqueueStatements {
     static {
         for (int i = 0; i < ROWS_PER_INSERT.length; i++) {
             StringBuilder sql = new StringBuilder("INSERT INTO messages (queue, payload, status, attempts, "
-                    + "max_attempts, available_at, job_id, created_at, updated_at) VALUES ");
+                    + "max_attempts, available_at, job_id, created_at, updated_at, priority) VALUES ");
             for (int row = 0; row < ROWS_PER_INSERT[i]; row++) {
                 sql.append(row == 0 ? "" : ", ")
-                        .append("(?1, ?").append(row + 4).append(", 0, 0, ?2, ?3, NULL, ?3, ?3)");
+                        .append("(?1, ?").append(row + 5).append(", 0, 0, ?2, ?3, NULL, ?3, ?3, ?4)");
             }
             INSERT_ROWS[i] = sql.toString();
             INSERT_ROWS_RETURNING_ID[i] = sql.append(" RETURNING id").toString();
@@ -98,16 +103,32 @@ final class EnqueueStatements {
                 return Enqueued.full(newRows, false);
             }
         }
-        if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null && job.availableAt(now) == now)) {
-            List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now);
+        boolean prioritized = usesPriorities(session, queue, jobs);
+        if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null && job.plainAt(now))) {
+            List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now, prioritized);
             insertHeaders(session, ids, jobs.stream().map(NewJob::headers).toList());
             return Enqueued.written(ids);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
         for (NewJob job : jobs) {
-            ids.add(insertOne(session, queue, job, maxAttempts, now));
+            ids.add(insertOne(session, queue, job, maxAttempts, now, prioritized));
         }
         return Enqueued.written(ids);
+    }
+
+    /**
+     * Tells whether the queue's new rows carry a priority: it has used priorities before, or one of these jobs has
+     * one other than the default, which records the queue as using them from now on.
+     */
+    private static boolean usesPriorities(Session session, String queue, List<NewJob> jobs) throws SQLException {
+        if (PriorityStatements.used(session, queue)) {
+            return true;
+        }
+        if (jobs.stream().allMatch(job -> job.priority() == 0)) {
+            return false;
+        }
+        PriorityStatements.start(session, queue);
+        return true;
     }
 
     /**
@@ -119,8 +140,8 @@ final class EnqueueStatements {
         return pendingExceeds(session, queue, limit - 1);
     }
 
-    private static long insertOne(Session session, String queue, NewJob job, int maxAttempts, long now)
-            throws SQLException {
+    private static long insertOne(Session session, String queue, NewJob job, int maxAttempts, long now,
+                                  boolean prioritized) throws SQLException {
         Long id = session.queryLong(INSERT_RETURNING_ID, statement -> {
             statement.setString(1, queue);
             statement.setBytes(2, job.payload());
@@ -129,6 +150,8 @@ final class EnqueueStatements {
             statement.setString(5, job.jobId());
             statement.setLong(6, now);
             statement.setLong(7, now);
+            bindPriority(statement, 8, prioritized, job.priority());
+            statement.setString(9, job.concurrencyKey());
         });
         if (id != null) {
             insertHeaders(session, List.of(id), List.of(job.headers()));
@@ -153,14 +176,15 @@ final class EnqueueStatements {
      * input order.
      */
     private static List<Long> insertBatch(Session session, String queue, List<NewJob> jobs, int maxAttempts,
-                                          long now) throws SQLException {
+                                          long now, boolean prioritized) throws SQLException {
         if (jobs.size() >= CONSECUTIVE_IDS_FROM && idsComeConsecutive(session, jobs.size())) {
-            return insertConsecutive(session, queue, jobs, maxAttempts, now);
+            return insertConsecutive(session, queue, jobs, maxAttempts, now, prioritized);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
         forEachChunk(jobs.size(), (size, first, rows) -> {
             List<Long> inserted = session.query(INSERT_ROWS_RETURNING_ID[size],
-                    statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows), returned -> {
+                    statement -> bindRows(statement, queue, jobs, maxAttempts, now, prioritized, first, rows),
+                    returned -> {
                         List<Long> chunk = new ArrayList<>(rows);
                         while (returned.next()) {
                             chunk.add(returned.getLong(1));
@@ -175,9 +199,10 @@ final class EnqueueStatements {
     }
 
     private static List<Long> insertConsecutive(Session session, String queue, List<NewJob> jobs, int maxAttempts,
-                                                long now) throws SQLException {
+                                                long now, boolean prioritized) throws SQLException {
         forEachChunk(jobs.size(), (size, first, rows) -> requireInserted(session.update(INSERT_ROWS[size],
-                statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows)), rows, queue));
+                statement -> bindRows(statement, queue, jobs, maxAttempts, now, prioritized, first, rows)), rows,
+                queue));
         Long last = session.queryLong(LAST_INSERT_ROWID, statement -> { });
         if (last == null) {
             throw new IllegalStateException("inserting " + jobs.size() + " jobs into '" + queue + "' left no rowid");
@@ -213,12 +238,23 @@ final class EnqueueStatements {
     }
 
     private static void bindRows(PreparedStatement statement, String queue, List<NewJob> jobs, int maxAttempts,
-                                 long now, int first, int rows) throws SQLException {
+                                 long now, boolean prioritized, int first, int rows) throws SQLException {
         statement.setString(1, queue);
         statement.setInt(2, maxAttempts);
         statement.setLong(3, now);
+        bindPriority(statement, 4, prioritized, 0);
         for (int row = 0; row < rows; row++) {
-            statement.setBytes(row + 4, jobs.get(first + row).payload());
+            statement.setBytes(row + 5, jobs.get(first + row).payload());
+        }
+    }
+
+    /** Binds a new row's priority: NULL in a queue that does not use priorities, so the row stays out of their index. */
+    private static void bindPriority(PreparedStatement statement, int index, boolean prioritized, int priority)
+            throws SQLException {
+        if (prioritized) {
+            statement.setInt(index, priority);
+        } else {
+            statement.setNull(index, Types.INTEGER);
         }
     }
 

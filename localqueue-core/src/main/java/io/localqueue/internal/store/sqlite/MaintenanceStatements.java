@@ -4,7 +4,7 @@ import io.localqueue.internal.store.DeadLetterRetry;
 import java.sql.SQLException;
 
 /**
- * Dead-letter replay and purging of settled rows.
+ * Dead-letter replay, the rescheduling and cancelling of waiting jobs, and purging of settled rows.
  */
 final class MaintenanceStatements {
 
@@ -15,6 +15,11 @@ final class MaintenanceStatements {
                SET status = 0, available_at = ?1, attempts = 0, receipt = NULL, lease_until = NULL,
                    last_error = NULL, failure_reason = NULL, failure_category = NULL, updated_at = ?1
              WHERE id = ?2 AND queue = ?3 AND status = 3""";
+
+    private static final String RESCHEDULE =
+            "UPDATE messages SET available_at = ?, updated_at = ? WHERE id = ? AND queue = ? AND status = 0";
+
+    private static final String CANCEL = "DELETE FROM messages WHERE id = ? AND queue = ? AND status = 0";
 
     private static final String PURGE =
             "DELETE FROM messages WHERE queue = ? AND status = ? AND updated_at < ?";
@@ -42,6 +47,25 @@ final class MaintenanceStatements {
         });
         BusExecutionRows.reopenExecutionsHolding(session, id);
         return DeadLetterRetry.RETRIED;
+    }
+
+    /** Moves a waiting job's due time; false when the job is not waiting in the queue. */
+    static boolean reschedule(Session session, String queue, long id, long availableAt, long now)
+            throws SQLException {
+        return session.update(RESCHEDULE, statement -> {
+            statement.setLong(1, availableAt);
+            statement.setLong(2, now);
+            statement.setLong(3, id);
+            statement.setString(4, queue);
+        }) == 1;
+    }
+
+    /** Deletes a waiting job (its headers go by the foreign key); false when the job is not waiting in the queue. */
+    static boolean cancel(Session session, String queue, long id) throws SQLException {
+        return session.update(CANCEL + BusExecutionRows.notHeldByAnExecution(session), statement -> {
+            statement.setLong(1, id);
+            statement.setString(2, queue);
+        }) == 1;
     }
 
     /** Deletes settled rows of one status, keeping those an event-bus execution still reports on. */

@@ -28,13 +28,36 @@ final class ReadStatements {
             SELECT name FROM names WHERE name IS NOT NULL""";
 
     private static final String LIST_FAILED = """
-            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
+            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,
+                   COALESCE(priority, 0), concurrency_key
               FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
 
-    /** Walks the reference index in claim order, so a page costs its own rows and the offset, never a sort. */
+    /**
+     * Walks the reference index in claim order (a queue that never used priorities has only the default one), so a
+     * page costs its own rows and the offset, never a sort.
+     */
     static final String LIST_READY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error
+            SELECT id, payload, attempts, available_at, created_at, last_error, COALESCE(priority, 0), concurrency_key
               FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, lease_until, id LIMIT ? OFFSET ?""";
+
+    /**
+     * The page of a queue that uses priorities, in claim order (priority, due time, id): the rows of the priority
+     * index and the rows a claim has not yet given the default priority, each walk stopping after the page's end.
+     */
+    static final String LIST_READY_BY_PRIORITY = """
+            SELECT id, payload, attempts, available_at, created_at, last_error, p, concurrency_key FROM (
+                SELECT * FROM (SELECT id, payload, attempts, available_at, created_at, last_error, priority AS p,
+                                      concurrency_key
+                                 FROM messages INDEXED BY idx_messages_priority
+                                WHERE queue = ?1 AND status = 0 AND priority IS NOT NULL
+                                ORDER BY priority, available_at, id LIMIT ?2 + ?3)
+                UNION ALL
+                SELECT * FROM (SELECT id, payload, attempts, available_at, created_at, last_error, 0 AS p,
+                                      concurrency_key
+                                 FROM messages INDEXED BY idx_messages_queue_status
+                                WHERE queue = ?1 AND status = 0 AND priority IS NULL
+                                ORDER BY available_at, lease_until, id LIMIT ?2 + ?3))
+             ORDER BY p, available_at, id LIMIT ?2 OFFSET ?3""";
 
     private ReadStatements() {
     }
@@ -73,14 +96,16 @@ final class ReadStatements {
             List<FailedRow> failed = new ArrayList<>();
             while (rows.next()) {
                 failed.add(new FailedRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4),
-                        rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8)));
+                        rows.getString(5), rows.getString(6), rows.getLong(7), rows.getLong(8), rows.getInt(9),
+                        rows.getString(10)));
             }
             return failed;
         });
     }
 
     static List<ReadyRow> listReady(Session session, String queue, int limit, int offset) throws SQLException {
-        return session.query(LIST_READY, statement -> {
+        boolean prioritized = PriorityStatements.used(session, queue);
+        return session.query(prioritized ? LIST_READY_BY_PRIORITY : LIST_READY, statement -> {
             statement.setString(1, queue);
             statement.setInt(2, limit);
             statement.setInt(3, offset);
@@ -88,7 +113,7 @@ final class ReadStatements {
             List<ReadyRow> ready = new ArrayList<>();
             while (rows.next()) {
                 ready.add(new ReadyRow(rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4),
-                        rows.getLong(5), rows.getString(6)));
+                        rows.getLong(5), rows.getString(6), rows.getInt(7), rows.getString(8)));
             }
             return ready;
         });

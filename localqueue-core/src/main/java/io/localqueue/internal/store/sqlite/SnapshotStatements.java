@@ -2,6 +2,7 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.QueueSnapshot;
+import io.localqueue.internal.store.Turns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,10 @@ final class SnapshotStatements {
     /** Seeks the first due entry of the queue's ready rows in the reference index: one step, whatever the backlog. */
     static final String OLDEST_DUE =
             "SELECT MIN(available_at) FROM messages WHERE queue = ? AND status = 0 AND available_at <= ?";
+
+    /** Counts the queue's delayed rows, a range of the reference index, and seeks the first of them. */
+    static final String DELAYED = """
+            SELECT COUNT(*), MIN(available_at) FROM messages WHERE queue = ? AND status = 0 AND available_at > ?""";
 
     /** Leased rows are few (bounded by the consumers' concurrency), so one pass over them is cheap. */
     static final String LEASES = """
@@ -52,6 +57,14 @@ final class SnapshotStatements {
             statement.setString(1, queue);
             statement.setLong(2, now);
         });
+        Delayed delayed = session.query(DELAYED, statement -> {
+            statement.setString(1, queue);
+            statement.setLong(2, now);
+        }, rows -> {
+            rows.next();
+            long count = rows.getLong(1);
+            return new Delayed(count, nullableLong(rows.getLong(2), rows.wasNull()));
+        });
         Leases leases = session.query(LEASES, statement -> {
             statement.setLong(1, now);
             statement.setString(2, queue);
@@ -62,10 +75,12 @@ final class SnapshotStatements {
             long expired = rows.getLong(3);
             return new Leases(oldestUpdate, active, expired, nullableLong(rows.getLong(4), rows.wasNull()));
         });
+        long[] retention = RetentionStatements.lastTurn(session, Turns.retention(queue));
         String journalMode = session.query("PRAGMA journal_mode", statement -> { },
                 rows -> rows.next() ? rows.getString(1) : "unknown");
-        return new QueueSnapshot(queue, stats, now, oldestDue, leases.oldestUpdate, leases.active, leases.expired,
-                leases.oldestExpired, sqliteVersion, journalMode.toLowerCase(Locale.ROOT),
+        return new QueueSnapshot(queue, stats, now, oldestDue, delayed.count, delayed.nextDue,
+                retention == null ? null : retention[0], retention == null ? 0 : retention[1], leases.oldestUpdate,
+                leases.active, leases.expired, leases.oldestExpired, sqliteVersion, journalMode.toLowerCase(Locale.ROOT),
                 (int) pragma(session, "busy_timeout"), sizeOf(file), sizeOf(Path.of(file + "-wal")),
                 sizeOf(Path.of(file + "-shm")), pragma(session, "page_count"), pragma(session, "page_size"),
                 pragma(session, "freelist_count"));
@@ -86,6 +101,10 @@ final class SnapshotStatements {
         } catch (IOException | SecurityException missing) {
             return null;
         }
+    }
+
+    /** The delayed rows' figures. */
+    private record Delayed(long count, @Nullable Long nextDue) {
     }
 
     /** The leased rows' figures. */

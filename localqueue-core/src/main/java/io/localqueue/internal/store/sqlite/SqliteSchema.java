@@ -12,9 +12,10 @@ import java.util.Set;
 
 /**
  * The storage layout shared with the Python library (table {@code messages}, its three indexes, status codes 0-3,
- * epoch-millisecond timestamps) plus two additions the Python library ignores (an index for ordered claims and the
- * table {@code message_headers}), and the checks that refuse a file which is not a localqueue database before
- * anything is written to it.
+ * epoch-millisecond timestamps) plus additions the Python library ignores (two nullable columns of
+ * {@code messages}, {@code priority} and {@code concurrency_key}; the partial index of prioritized ready rows; the
+ * tables {@code message_headers}, {@code queue_priorities} and {@code localqueue_turns}), and the checks that refuse a file which is not a
+ * localqueue database before anything is written to it.
  */
 final class SqliteSchema {
 
@@ -47,6 +48,50 @@ final class SqliteSchema {
     /** Columns added after 1.0, in the order the Python library added them; each is nullable TEXT. */
     private static final List<String> ADDED_COLUMNS = List.of(
             "failure_reason", "failure_category", "dedup_key", "dedup_fingerprint");
+
+    /**
+     * Columns of this library's own, nullable and without defaults, so the Python library's inserts (which name their
+     * columns) and claims (which ignore them) work on the file as before: a job's claim priority (NULL is the
+     * default, 0) and its concurrency key.
+     */
+    private static final List<String> LOCAL_COLUMNS = List.of("priority INTEGER", "concurrency_key TEXT");
+
+    private static final List<String> LOCAL_COLUMN_NAMES = List.of("priority", "concurrency_key");
+
+    /**
+     * The ready rows of queues that use priorities, in claim order (priority, due time, id): only rows with a
+     * priority enter it, and a queue's rows get one (0 by default) once the queue is in {@code queue_priorities}, so
+     * a queue that never used a priority writes no entry here.
+     */
+    static final String PRIORITY_INDEX = "idx_messages_priority";
+
+    private static final List<String> LOCAL_INDEXES = List.of(
+            "CREATE INDEX IF NOT EXISTS " + PRIORITY_INDEX + " ON messages(queue, priority, available_at) "
+                    + "WHERE status = 0 AND priority IS NOT NULL");
+
+    /**
+     * The queues that use priorities, one row each from a queue's first prioritized put, with how far (by message
+     * id) its rows without a priority were given the default one, so rows the Python library puts, which name no
+     * priority, still enter the claim order.
+     */
+    private static final String CREATE_QUEUE_PRIORITIES = """
+            CREATE TABLE IF NOT EXISTS queue_priorities (
+                queue         TEXT PRIMARY KEY,
+                swept_through INTEGER NOT NULL
+            )""";
+
+    /**
+     * Named turns of background work that one process at a time does (a queue's retention): who has the turn and
+     * until when, and when it last finished with what result.
+     */
+    private static final String CREATE_TURNS = """
+            CREATE TABLE IF NOT EXISTS localqueue_turns (
+                name         TEXT PRIMARY KEY,
+                holder       TEXT,
+                until        INTEGER NOT NULL DEFAULT 0,
+                last_run     INTEGER,
+                last_deleted INTEGER
+            )""";
 
     private static final List<String> INDEXES = List.of(
             "CREATE UNIQUE INDEX IF NOT EXISTS idx_messages_job_id ON messages(queue, job_id) WHERE job_id IS NOT NULL",
@@ -120,33 +165,43 @@ final class SqliteSchema {
         try (Statement statement = connection.createStatement()) {
             if (!tables(connection).contains("messages")) {
                 statement.executeUpdate(CREATE_MESSAGES);
-            } else {
-                Set<String> present = columns(connection);
-                for (String column : ADDED_COLUMNS) {
-                    if (!present.contains(column)) {
-                        statement.executeUpdate("ALTER TABLE messages ADD COLUMN " + column + " TEXT");
-                    }
+            }
+            Set<String> present = columns(connection);
+            for (String column : ADDED_COLUMNS) {
+                if (!present.contains(column)) {
+                    statement.executeUpdate("ALTER TABLE messages ADD COLUMN " + column + " TEXT");
+                }
+            }
+            for (String column : LOCAL_COLUMNS) {
+                if (!present.contains(column.substring(0, column.indexOf(' ')))) {
+                    statement.executeUpdate("ALTER TABLE messages ADD COLUMN " + column);
                 }
             }
             for (String index : INDEXES) {
                 statement.executeUpdate(index);
             }
+            for (String index : LOCAL_INDEXES) {
+                statement.executeUpdate(index);
+            }
             statement.executeUpdate(DROP_CLAIM_INDEX);
             statement.executeUpdate(CREATE_MESSAGE_HEADERS);
+            statement.executeUpdate(CREATE_QUEUE_PRIORITIES);
+            statement.executeUpdate(CREATE_TURNS);
         }
     }
 
     /** Tells whether the schema already has everything this version needs, so an open can skip the write lock. */
     static boolean isCurrent(Connection connection) throws SQLException {
         Set<String> tables = tables(connection);
-        if (!tables.containsAll(List.of("messages", "message_headers"))
-                || !columns(connection).containsAll(ADDED_COLUMNS)) {
+        Set<String> columns = columns(connection);
+        if (!tables.containsAll(List.of("messages", "message_headers", "queue_priorities", "localqueue_turns"))
+                || !columns.containsAll(ADDED_COLUMNS) || !columns.containsAll(LOCAL_COLUMN_NAMES)) {
             return false;
         }
         Set<String> indexes = names(connection,
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'");
         return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
-                "idx_messages_queue_status")) && !indexes.contains("idx_messages_claim");
+                "idx_messages_queue_status", PRIORITY_INDEX)) && !indexes.contains("idx_messages_claim");
     }
 
     private static int layoutVersion(Connection connection) throws SQLException {

@@ -80,6 +80,34 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
+    public boolean reschedule(String queue, long id, long availableAt, long now) {
+        return run(writer -> MaintenanceStatements.reschedule(writer, queue, id, availableAt, now));
+    }
+
+    @Override
+    public boolean cancel(String queue, long id) {
+        return run(writer -> MaintenanceStatements.cancel(writer, queue, id));
+    }
+
+    @Override
+    public boolean takeTurn(String name, String holder, long now, long until) {
+        return run(writer -> RetentionStatements.takeTurn(writer, name, holder, now, until));
+    }
+
+    @Override
+    public void finishTurn(String name, String holder, long now, long deleted) {
+        run(writer -> {
+            RetentionStatements.finishTurn(writer, name, holder, now, deleted);
+            return null;
+        });
+    }
+
+    @Override
+    public int deleteFinished(String queue, int status, long cutoff, int limit) {
+        return run(writer -> RetentionStatements.deleteFinished(writer, queue, status, cutoff, limit));
+    }
+
+    @Override
     public int purge(String queue, long cutoff, boolean includeFailed) {
         return run(writer -> {
             int deleted = MaintenanceStatements.purge(writer, queue, RowStatus.ACKED, cutoff);

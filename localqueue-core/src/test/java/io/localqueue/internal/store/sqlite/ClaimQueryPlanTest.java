@@ -109,4 +109,49 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
 
         assertThat(plan).anySatisfy(step -> assertThat(step).containsIgnoringCase("SEARCH messages USING"));
     }
+
+    @Test
+    void aPriorityClaimWalksThePriorityIndexWithoutSortingOverJobsNotYetDue() throws SQLException {
+        long now = 1_000_000L;
+        try (Statement statement = session.connection().createStatement()) {
+            statement.executeUpdate("""
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+                    INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, created_at,
+                                          updated_at, priority)
+                    SELECT 'q', x'7b7d', 0, 0, 4, %d + (i %% 2) * 3600000, %d, %d, i %% 7 - 3 FROM n"""
+                    .formatted(now, now, now));
+            statement.executeUpdate("ANALYZE");
+        }
+
+        List<String> claim = plan(ClaimStatements.CLAIM_PRIORITY, "r-", now + 30_000, now, "q", 10, 0, -3);
+        List<String> next = plan(ClaimStatements.NEXT_PRIORITY, "q", -3);
+
+        assertThat(claim).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
+        assertThat(claim).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+        assertThat(next).anySatisfy(step -> assertThat(step).contains("SEARCH messages USING COVERING INDEX "
+                + "idx_messages_priority (queue=? AND priority>?)"));
+    }
+
+    @Test
+    void aPriorityClaimWithABudgetWalksThePriorityIndexToo() throws SQLException {
+        List<String> plan = plan(ClaimStatements.CLAIM_PRIORITY_WITH_BUDGET, "r-", 1L, 1L, "q", 1, 3, 0);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+    }
+
+    @Test
+    void theSweepOfRowsWithoutAPriorityWalksOnlyTheNewIdsByRowid() throws SQLException {
+        List<String> plan = plan(PriorityStatements.SWEEP, "q", 10L, 20L);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("INTEGER PRIMARY KEY (rowid>? AND rowid<?)"));
+    }
+
+    @Test
+    void aPageOfAQueueThatUsesPrioritiesSortsAtMostTheRowsUpToItsEnd() throws SQLException {
+        List<String> plan = plan(ReadStatements.LIST_READY_BY_PRIORITY, "q", 10, 0);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_queue_status"));
+    }
 }

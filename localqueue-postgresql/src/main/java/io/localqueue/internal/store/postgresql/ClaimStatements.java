@@ -27,8 +27,35 @@ import org.jspecify.annotations.Nullable;
 final class ClaimStatements {
 
     /** Earliest due time of a ready row and earliest expiry of a lease; each reads one end of a partial index. */
-    private static final String PROBE = """
-            SELECT (SELECT min(available_at) FROM %1$s.messages WHERE queue = ? AND status = 0),
+    /**
+     * The priorities a queue's ready rows have, ascending, each found by one seek of the claim-order index (a loose
+     * scan): a plain queue has one. The queue is bound at both parameters.
+     */
+    static final String LEVELS = """
+            levels (priority) AS (
+                (SELECT priority FROM %1$s.messages WHERE queue = ? AND status = 0 ORDER BY priority LIMIT 1)
+                UNION ALL
+                SELECT (SELECT r.priority FROM %1$s.messages AS r
+                         WHERE r.queue = ? AND r.status = 0 AND r.priority > levels.priority
+                         ORDER BY r.priority LIMIT 1)
+                  FROM levels WHERE levels.priority IS NOT NULL)""";
+
+    /**
+     * The earliest due time of a queue's ready rows, a scalar: the first row of each priority, two seeks per priority.
+     * The queue is bound at all three parameters.
+     */
+    static final String EARLIEST_DUE = """
+            (WITH RECURSIVE %2$s
+             SELECT min((SELECT r.available_at FROM %1$s.messages AS r
+                          WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority
+                          ORDER BY r.available_at LIMIT 1))
+               FROM levels WHERE levels.priority IS NOT NULL)""".replace("%2$s", LEVELS);
+
+    /** How many parameters {@link #EARLIEST_DUE} binds, each the queue. */
+    private static final int EARLIEST_DUE_PARAMETERS = 3;
+
+    private static final String PROBE = "SELECT " + EARLIEST_DUE + """
+            ,
                    (SELECT min(lease_until) FROM %1$s.messages WHERE queue = ? AND status = 1)""";
 
     private static final String ANY_EXPIRED = """
@@ -106,12 +133,21 @@ final class ClaimStatements {
              WHERE queue = ? AND status = 1 AND lease_until <= ? AND max_attempts <> ?""";
 
     /**
-     * Leases the first due rows in claim order (due time, then id) from the ready index; the returned status tells a
+     * Leases the first due rows in claim order (priority, due time, id) from the claim-order index: priority by
+     * priority from the most urgent, the due rows of each by due time then id (a walk that stops at the first row not
+     * yet due, so a priority whose rows all wait holds nothing back), until the limit; the returned status tells a
      * lease (1) from a row a claimer's budget made a dead letter (3). Without a budget of the claimer's ({@code 0}),
      * every row keeps its own and is leased.
      */
     static final String CLAIM = TakeBackWords.written("""
-            WITH p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until, ?::bigint AS now)
+            WITH RECURSIVE p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until,
+                                        ?::bigint AS now),
+            %2$s,
+            due AS (SELECT d.id FROM levels CROSS JOIN LATERAL (
+                        SELECT r.id FROM %1$s.messages AS r
+                         WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority AND r.available_at <= ?
+                         ORDER BY r.available_at, r.id LIMIT ? FOR UPDATE SKIP LOCKED) AS d
+                     WHERE levels.priority IS NOT NULL LIMIT ?)
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 3 ELSE 1 END,
                    receipt = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN NULL ELSE p.prefix || m.id END,
@@ -122,20 +158,30 @@ final class ClaimStatements {
                                    ELSE m.attempts + 1 END,
                    max_attempts = CASE WHEN p.budget > 0 THEN p.budget ELSE m.max_attempts END,
                    updated_at = p.now
-              FROM p, (SELECT id FROM %1$s.messages WHERE queue = ? AND status = 0 AND available_at <= ?
-                       ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED) AS due
+              FROM p, due
              WHERE m.id = due.id
             RETURNING m.id, m.payload, m.attempts, m.receipt, m.lease_until, m.available_at,
-                      (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status""");
-
+                      (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status, m.priority,
+                      m.concurrency_key""").replace("%2$s", LEVELS);
 
     private ClaimStatements() {
     }
 
+    /**
+     * Binds the queue at the parameters of an {@link #EARLIEST_DUE} that opens a statement.
+     *
+     * @return the index of the statement's next parameter
+     */
+    static int bindEarliestDue(PreparedStatement statement, String queue) throws SQLException {
+        for (int parameter = 1; parameter <= EARLIEST_DUE_PARAMETERS; parameter++) {
+            statement.setString(parameter, queue);
+        }
+        return EARLIEST_DUE_PARAMETERS + 1;
+    }
+
     static ClaimProbe probe(Connection connection, String schema, String queue) throws SQLException {
         try (PreparedStatement probe = connection.prepareStatement(PROBE.formatted(schema))) {
-            probe.setString(1, queue);
-            probe.setString(2, queue);
+            probe.setString(bindEarliestDue(probe, queue), queue);
             try (ResultSet rows = probe.executeQuery()) {
                 rows.next();
                 long due = rows.getLong(1);
@@ -298,27 +344,29 @@ final class ClaimStatements {
             reclaimed = reclaim(connection, schema, queue, now);
         }
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        List<Long> dueTimes = new ArrayList<>(Math.min(limit, 64));
         try (PreparedStatement claim = connection.prepareStatement(CLAIM.formatted(schema))) {
             claim.setInt(1, budget);
             claim.setString(2, Receipts.newPrefix(holder));
             claim.setLong(3, leaseUntil);
             claim.setLong(4, now);
             claim.setString(5, queue);
-            claim.setLong(6, now);
-            claim.setInt(7, limit);
+            claim.setString(6, queue);
+            claim.setString(7, queue);
+            claim.setLong(8, now);
+            claim.setInt(9, limit);
+            claim.setInt(10, limit);
             try (ResultSet result = claim.executeQuery()) {
                 while (result.next()) {
                     if (result.getInt(8) == RowStatus.FAILED) {
                         continue;
                     }
                     rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3),
-                            result.getString(4), result.getLong(5), StoredHeaders.decode(result.getString(7))));
-                    dueTimes.add(result.getLong(6));
+                            result.getString(4), result.getLong(5), StoredHeaders.decode(result.getString(7)),
+                            result.getLong(6), now, result.getInt(9), result.getString(10)));
                 }
             }
         }
-        return new ClaimBatch(ClaimOrder.sorted(rows, dueTimes), reclaimed);
+        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
     }
 
     private static boolean anyExpired(Connection connection, String schema, String queue, long now)

@@ -28,10 +28,10 @@ final class EnqueueStatements {
 
     private static final String INSERT = """
             INSERT INTO %1$s.messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
-            created_at, updated_at)
-            SELECT ?, rows.payload, 0, 0, ?, rows.available_at, rows.job_id, ?, ?
-              FROM unnest(?::bytea[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                   AS rows (payload, job_id, available_at, position)
+            created_at, updated_at, priority, concurrency_key)
+            SELECT ?, rows.payload, 0, 0, ?, rows.available_at, rows.job_id, ?, ?, rows.priority, rows.concurrency_key
+              FROM unnest(?::bytea[], ?::text[], ?::bigint[], ?::smallint[], ?::text[]) WITH ORDINALITY
+                   AS rows (payload, job_id, available_at, priority, concurrency_key, position)
              ORDER BY rows.position
             ON CONFLICT (queue, job_id) WHERE job_id IS NOT NULL DO NOTHING
             RETURNING id, job_id""";
@@ -69,10 +69,14 @@ final class EnqueueStatements {
         byte[][] payloads = new byte[jobs.size()][];
         String[] jobIds = new String[jobs.size()];
         Long[] availableAt = new Long[jobs.size()];
+        Short[] priorities = new Short[jobs.size()];
+        String[] keys = new String[jobs.size()];
         for (int i = 0; i < jobs.size(); i++) {
             payloads[i] = jobs.get(i).payload();
             jobIds[i] = jobs.get(i).jobId();
             availableAt[i] = jobs.get(i).availableAt(now);
+            priorities[i] = (short) jobs.get(i).priority();
+            keys[i] = jobs.get(i).concurrencyKey();
         }
         List<Long> newIds = new ArrayList<>();
         Map<String, Long> byJobId = new HashMap<>();
@@ -84,6 +88,8 @@ final class EnqueueStatements {
             insert.setArray(5, connection.createArrayOf("bytea", payloads));
             insert.setArray(6, connection.createArrayOf("text", jobIds));
             insert.setArray(7, connection.createArrayOf("bigint", availableAt));
+            insert.setArray(8, connection.createArrayOf("smallint", priorities));
+            insert.setArray(9, connection.createArrayOf("text", keys));
             try (ResultSet inserted = insert.executeQuery()) {
                 while (inserted.next()) {
                     String jobId = inserted.getString(2);

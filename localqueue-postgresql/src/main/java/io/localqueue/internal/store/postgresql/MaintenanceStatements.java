@@ -37,8 +37,37 @@ final class MaintenanceStatements {
              WHERE m.queue = ? AND m.status = ? AND m.status >= 2 AND m.updated_at < ?
                AND NOT EXISTS (SELECT 1 FROM %1$s.event_bus_execution_deliveries AS d WHERE d.message_id = m.id)""";
 
+    private static final String RESCHEDULE = """
+            UPDATE %1$s.messages SET available_at = ?, updated_at = ? WHERE id = ? AND queue = ? AND status = 0""";
+
+    private static final String CANCEL = """
+            DELETE FROM %1$s.messages AS m WHERE m.id = ? AND m.queue = ? AND m.status = 0
+               AND NOT EXISTS (SELECT 1 FROM %1$s.event_bus_execution_deliveries AS d WHERE d.message_id = m.id)""";
+
     private MaintenanceStatements() {
     }
+
+    /** Moves a waiting job's due time; false when the job is not waiting in the queue (a claim holds it, or it ended). */
+    static boolean reschedule(Connection connection, String schema, String queue, long id, long availableAt, long now)
+            throws SQLException {
+        try (PreparedStatement reschedule = connection.prepareStatement(RESCHEDULE.formatted(schema))) {
+            reschedule.setLong(1, availableAt);
+            reschedule.setLong(2, now);
+            reschedule.setLong(3, id);
+            reschedule.setString(4, queue);
+            return reschedule.executeUpdate() == 1;
+        }
+    }
+
+    /** Deletes a waiting job with its headers; false when the job is not waiting in the queue. */
+    static boolean cancel(Connection connection, String schema, String queue, long id) throws SQLException {
+        try (PreparedStatement cancel = connection.prepareStatement(CANCEL.formatted(schema))) {
+            cancel.setLong(1, id);
+            cancel.setString(2, queue);
+            return cancel.executeUpdate() == 1;
+        }
+    }
+
 
     /**
      * Makes a dead letter ready again with a fresh budget unless the queue is at its pending-job limit, which is

@@ -53,17 +53,29 @@ final class PostgresSchema {
                 dedup_key         text,
                 dedup_fingerprint text,
                 created_at        bigint NOT NULL,
-                updated_at        bigint NOT NULL
+                updated_at        bigint NOT NULL,
+                priority          smallint NOT NULL DEFAULT 0,
+                concurrency_key   text
             )""";
+
+    /**
+     * Columns added since the first layout, each with its default so that adding it rewrites no row: a job's claim
+     * priority and its concurrency key.
+     */
+    private static final List<String> ADDED_COLUMNS = List.of(
+            "priority smallint NOT NULL DEFAULT 0", "concurrency_key text");
 
     private static final List<String> INDEXES = List.of(
             "CREATE UNIQUE INDEX IF NOT EXISTS messages_job_id ON %1$s.messages (queue, job_id) "
                     + "WHERE job_id IS NOT NULL",
             "CREATE UNIQUE INDEX IF NOT EXISTS messages_dedup_key ON %1$s.messages (queue, dedup_key) "
                     + "WHERE dedup_key IS NOT NULL",
-            // Claims walk a queue's ready rows in due order, then id, without sorting.
-            "CREATE INDEX IF NOT EXISTS messages_ready ON %1$s.messages (queue, available_at, id) "
+            // Claims walk a queue's ready rows in claim order (priority, due time, id) without sorting: a loose scan
+            // finds each priority with ready rows by one seek, and the walk of one stops at its first row not yet due.
+            "CREATE INDEX IF NOT EXISTS messages_claim_order ON %1$s.messages (queue, priority, available_at, id) "
                     + "WHERE status = " + RowStatus.READY,
+            // The ready index of earlier layouts, in due order alone; the claim-order index replaces it.
+            "DROP INDEX IF EXISTS %1$s.messages_ready",
             // Reclaims find a queue's expired leases.
             "CREATE INDEX IF NOT EXISTS messages_leased ON %1$s.messages (queue, lease_until) "
                     + "WHERE status = " + RowStatus.LEASED,
@@ -74,6 +86,19 @@ final class PostgresSchema {
             // led by (queue, status), as earlier layouts had, is dropped: on a table whose statistics are stale, as
             // after a bulk load, the planner chose it for claims and sorted the queue's every ready row each time.
             "DROP INDEX IF EXISTS %1$s.messages_state");
+
+    /**
+     * Named turns of background work that one host at a time does (a queue's retention): who has the turn and until
+     * when, and when it last finished with what result.
+     */
+    private static final String CREATE_TURNS = """
+            CREATE TABLE IF NOT EXISTS %1$s.localqueue_turns (
+                name         text PRIMARY KEY,
+                holder       text,
+                until        bigint NOT NULL DEFAULT 0,
+                last_run     bigint,
+                last_deleted bigint
+            )""";
 
     private static final String CREATE_HEADERS = """
             CREATE TABLE IF NOT EXISTS %1$s.message_headers (
@@ -195,7 +220,7 @@ final class PostgresSchema {
         try (Statement statement = connection.createStatement()) {
             lock(connection, schema);
             statement.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-            requireLocalQueueTables(connection, schema);
+            Set<String> present = requireLocalQueueTables(connection, schema);
             statement.execute(CREATE_VERSION.formatted(schema));
             int stored = storedVersion(connection, schema);
             if (stored > VERSION) {
@@ -203,10 +228,18 @@ final class PostgresSchema {
                         + ", newer than this version's " + VERSION + "; upgrade localqueue to use it");
             }
             statement.execute(CREATE_MESSAGES.formatted(schema));
+            for (String column : ADDED_COLUMNS) {
+                // Only when missing: ALTER TABLE takes the table's exclusive lock even when the column exists, and
+                // would wait behind any open reader while every later statement on the table waits behind it.
+                if (!present.isEmpty() && !present.contains(column.substring(0, column.indexOf(' ')))) {
+                    statement.execute("ALTER TABLE " + schema + ".messages ADD COLUMN " + column);
+                }
+            }
             for (String index : INDEXES) {
                 statement.execute(index.formatted(schema));
             }
             statement.execute(CREATE_HEADERS.formatted(schema));
+            statement.execute(CREATE_TURNS.formatted(schema));
             for (String busTable : BUS_TABLES) {
                 statement.execute(busTable.formatted(schema));
             }
@@ -254,8 +287,12 @@ final class PostgresSchema {
         }
     }
 
-    /** Refuses a schema whose {@code messages} table lacks localqueue's columns. */
-    private static void requireLocalQueueTables(Connection connection, String schema) throws SQLException {
+    /**
+     * Refuses a schema whose {@code messages} table lacks localqueue's columns.
+     *
+     * @return the columns the table has, or none when there is no table yet
+     */
+    private static Set<String> requireLocalQueueTables(Connection connection, String schema) throws SQLException {
         Set<String> columns = new LinkedHashSet<>();
         try (PreparedStatement query = connection.prepareStatement("SELECT column_name FROM information_schema.columns "
                 + "WHERE table_schema = ? AND table_name = 'messages'")) {
@@ -272,6 +309,7 @@ final class PostgresSchema {
             throw new LocalQueueException("schema " + schema + " is not a localqueue database: its messages table "
                     + "lacks columns " + missing);
         }
+        return columns;
     }
 
     private static int storedVersion(Connection connection, String schema) throws SQLException {

@@ -139,6 +139,36 @@ final class PostgresWrites implements QueueWrites {
     }
 
     @Override
+    public boolean reschedule(String queue, long id, long availableAt, long now) {
+        boolean moved = run(c -> MaintenanceStatements.reschedule(c, schema, queue, id, availableAt, now));
+        wakes |= moved;
+        return moved;
+    }
+
+    @Override
+    public boolean cancel(String queue, long id) {
+        return run(c -> MaintenanceStatements.cancel(c, schema, queue, id));
+    }
+
+    @Override
+    public boolean takeTurn(String name, String holder, long now, long until) {
+        return run(c -> RetentionStatements.takeTurn(c, schema, name, holder, now, until));
+    }
+
+    @Override
+    public void finishTurn(String name, String holder, long now, long deleted) {
+        run(c -> {
+            RetentionStatements.finishTurn(c, schema, name, holder, now, deleted);
+            return null;
+        });
+    }
+
+    @Override
+    public int deleteFinished(String queue, int status, long cutoff, int limit) {
+        return run(c -> RetentionStatements.deleteFinished(c, schema, queue, status, cutoff, limit));
+    }
+
+    @Override
     public int purge(String queue, long cutoff, boolean includeFailed) {
         return run(c -> {
             int deleted = MaintenanceStatements.purge(c, schema, queue, RowStatus.ACKED, cutoff);

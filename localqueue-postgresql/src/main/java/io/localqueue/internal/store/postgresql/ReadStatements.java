@@ -50,12 +50,14 @@ final class ReadStatements {
             SELECT name FROM names WHERE name IS NOT NULL""";
 
     private static final String LIST_FAILED = """
-            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at
+            SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,
+                   priority, concurrency_key
               FROM %1$s.messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
 
-    private static final String LIST_READY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error
-              FROM %1$s.messages WHERE queue = ? AND status = 0 ORDER BY available_at, id LIMIT ? OFFSET ?""";
+    static final String LIST_READY = """
+            SELECT id, payload, attempts, available_at, created_at, last_error, priority, concurrency_key
+              FROM %1$s.messages WHERE queue = ? AND status = 0
+             ORDER BY priority, available_at, id LIMIT ? OFFSET ?""";
 
     private ReadStatements() {
     }
@@ -107,14 +109,14 @@ final class ReadStatements {
             throws SQLException {
         return page(connection, LIST_FAILED.formatted(schema), queue, limit, offset, rows -> new FailedRow(
                 rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getString(4), rows.getString(5),
-                rows.getString(6), rows.getLong(7), rows.getLong(8)));
+                rows.getString(6), rows.getLong(7), rows.getLong(8), rows.getInt(9), rows.getString(10)));
     }
 
     static List<ReadyRow> listReady(Connection connection, String schema, String queue, int limit, int offset)
             throws SQLException {
         return page(connection, LIST_READY.formatted(schema), queue, limit, offset, rows -> new ReadyRow(
                 rows.getLong(1), rows.getBytes(2), rows.getInt(3), rows.getLong(4), rows.getLong(5),
-                rows.getString(6)));
+                rows.getString(6), rows.getInt(7), rows.getString(8)));
     }
 
     /** Reads one row of a page. */

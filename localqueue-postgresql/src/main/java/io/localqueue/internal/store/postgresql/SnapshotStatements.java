@@ -2,6 +2,7 @@ package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.QueueSnapshot;
+import io.localqueue.internal.store.Turns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,8 +22,22 @@ final class SnapshotStatements {
     /** What diagnostics name the journal of a PostgreSQL database. */
     static final String JOURNAL_MODE = "postgresql-wal";
 
-    private static final String OLDEST_DUE =
-            "SELECT min(available_at) FROM %1$s.messages WHERE queue = ? AND status = 0 AND available_at <= ?";
+    /** The earliest due time of the queue's ready rows when it is not after the time bound last. */
+    private static final String OLDEST_DUE = "SELECT due FROM (SELECT " + ClaimStatements.EARLIEST_DUE
+            + " AS due) AS earliest WHERE due <= ?";
+
+    /**
+     * Counts the queue's delayed rows (a pass over its entries of the claim-order index) and seeks the first due time
+     * after the bound of each priority; the parameters are the queue three times, the bound, the queue, the bound.
+     */
+    private static final String DELAYED = "WITH RECURSIVE " + ClaimStatements.LEVELS + """
+
+            SELECT (SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 0 AND available_at > ?),
+                   (SELECT min((SELECT r.available_at FROM %1$s.messages AS r
+                                 WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority
+                                   AND r.available_at > ?
+                                 ORDER BY r.available_at LIMIT 1))
+                      FROM levels WHERE levels.priority IS NOT NULL)""";
 
     /** Leased rows are few (bounded by the consumers' concurrency), so one pass over them is cheap. */
     private static final String LEASES = """
@@ -54,13 +69,27 @@ final class SnapshotStatements {
             long now = clock.millis();
             Long oldestDue;
             try (PreparedStatement due = connection.prepareStatement(OLDEST_DUE.formatted(schema))) {
-                due.setString(1, queue);
-                due.setLong(2, now);
+                due.setLong(ClaimStatements.bindEarliestDue(due, queue), now);
                 try (ResultSet rows = due.executeQuery()) {
-                    rows.next();
-                    oldestDue = Rows.nullableLong(rows, 1);
+                    oldestDue = rows.next() ? Rows.nullableLong(rows, 1) : null;
                 }
             }
+            long delayed;
+            Long nextDue;
+            try (PreparedStatement later = connection.prepareStatement(DELAYED.formatted(schema))) {
+                later.setString(1, queue);
+                later.setString(2, queue);
+                later.setString(3, queue);
+                later.setLong(4, now);
+                later.setString(5, queue);
+                later.setLong(6, now);
+                try (ResultSet rows = later.executeQuery()) {
+                    rows.next();
+                    delayed = rows.getLong(1);
+                    nextDue = Rows.nullableLong(rows, 2);
+                }
+            }
+            long[] retention = RetentionStatements.lastTurn(connection, schema, Turns.retention(queue));
             try (PreparedStatement leases = connection.prepareStatement(LEASES.formatted(schema));
                  PreparedStatement database = connection.prepareStatement(DATABASE)) {
                 leases.setLong(1, now);
@@ -72,7 +101,9 @@ final class SnapshotStatements {
                 try (ResultSet lease = leases.executeQuery(); ResultSet facts = database.executeQuery()) {
                     lease.next();
                     facts.next();
-                    return new QueueSnapshot(queue, stats, now, oldestDue, Rows.nullableLong(lease, 1), lease.getLong(2),
+                    return new QueueSnapshot(queue, stats, now, oldestDue, delayed, nextDue,
+                            retention == null ? null : retention[0], retention == null ? 0 : retention[1],
+                            Rows.nullableLong(lease, 1), lease.getLong(2),
                             lease.getLong(3), Rows.nullableLong(lease, 4), facts.getString(1), JOURNAL_MODE,
                             milliseconds(facts.getString(5)), facts.getLong(2), null, null, facts.getLong(3),
                             facts.getLong(4), 0);

@@ -31,10 +31,10 @@ class PostgresSchemaTest {
             assertThat(names(connection, "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
                     + schema + "' ORDER BY 1")).containsExactly("event_bus_delivery_edges",
                     "event_bus_execution_deliveries", "event_bus_execution_runtime", "event_bus_executions",
-                    "ingestion_checkpoints", "localqueue_schema", "message_headers", "messages");
+                    "ingestion_checkpoints", "localqueue_schema", "localqueue_turns", "message_headers", "messages");
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
-                    + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_dedup_key",
-                    "messages_finished", "messages_job_id", "messages_leased", "messages_pkey", "messages_ready");
+                    + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_claim_order",
+                    "messages_dedup_key", "messages_finished", "messages_job_id", "messages_leased", "messages_pkey");
             assertThat(names(connection, "SELECT version::text FROM " + schema + ".localqueue_schema"))
                     .containsExactly(String.valueOf(PostgresSchema.VERSION));
         }
@@ -84,6 +84,42 @@ class PostgresSchemaTest {
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
                     + "' AND indexname LIKE 'messages_%' ORDER BY 1")).contains("messages_finished")
                     .doesNotContain("messages_state");
+        }
+    }
+
+    @Test
+    void aLayoutWithoutPrioritiesGainsItsColumnsAndClaimOrderIndexKeepingEveryRow() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("DROP INDEX " + schema + ".messages_claim_order");
+            statement.execute("ALTER TABLE " + schema + ".messages DROP COLUMN priority, DROP COLUMN concurrency_key");
+            statement.execute("CREATE INDEX messages_ready ON " + schema + ".messages (queue, available_at, id) "
+                    + "WHERE status = 0");
+            statement.execute("INSERT INTO " + schema + ".messages (queue, payload, status, max_attempts, "
+                    + "available_at, created_at, updated_at) VALUES ('emails', '\\x7b7d', 0, 4, 1, 1, 1)");
+
+            PostgresSchema.createOrMigrate(connection, schema);
+
+            assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
+                    + "' AND indexname LIKE 'messages_%' ORDER BY 1")).contains("messages_claim_order")
+                    .doesNotContain("messages_ready");
+            assertThat(names(connection, "SELECT queue || ' ' || priority || ' ' || coalesce(concurrency_key, '-') "
+                    + "FROM " + schema + ".messages")).containsExactly("emails 0 -");
+        }
+    }
+
+    @Test
+    void aMigratedLayoutIsOpenedAgainWithoutWaitingForTheTablesLock() throws Exception {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement();
+             Connection reader = PostgresServer.connect(); Statement read = reader.createStatement()) {
+            PostgresSchema.createOrMigrate(connection, schema);
+            read.execute("BEGIN");
+            read.execute("SELECT count(*) FROM " + schema + ".messages");
+            statement.execute("SET lock_timeout = '2s'");
+
+            PostgresSchema.createOrMigrate(connection, schema);
+
+            read.execute("ROLLBACK");
         }
     }
 

@@ -40,11 +40,34 @@ class QueryPlansTest extends LayoutTestBase {
     }
 
     @Test
-    void theClaimWalksTheReadyIndexInDueOrderWithoutSortingTheQueue() throws SQLException {
+    void theClaimWalksTheClaimOrderIndexWithoutSortingTheQueue() throws SQLException {
         String claim = ClaimStatements.CLAIM.formatted(schema);
 
-        for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "5000000", "50")) {
-            assertThat(plan).as("claim plan").contains("messages_ready").doesNotContain("Sort")
+        for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
+                "50", "50")) {
+            assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void aClaimOverMixedPrioritiesAndJobsNotYetDueSeeksEachPriorityWithoutSorting() throws SQLException {
+        execute("UPDATE " + schema + ".messages SET priority = (id % 7) - 3, "
+                + "available_at = available_at + (id % 2) * 3600000 WHERE status = 0");
+        String claim = ClaimStatements.CLAIM.formatted(schema);
+        String probe = "SELECT " + ClaimStatements.EARLIEST_DUE.formatted(schema);
+
+        for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
+                "50", "50")) {
+            assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+        for (String plan : plans(probe, "'drain'", "'drain'", "'drain'")) {
+            assertThat(plan).as("earliest due plan").contains("messages_claim_order").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+        for (String plan : plans(ReadStatements.LIST_READY.formatted(schema), "'drain'", "20", "100")) {
+            assertThat(plan).as("page plan").contains("messages_claim_order").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
         }
     }
@@ -74,7 +97,7 @@ class QueryPlansTest extends LayoutTestBase {
     void thePendingCheckAndTheCountsReadTheIndexesOfTheirStates() throws SQLException {
         for (String plan : plans(ReadStatements.COUNT_PENDING_UP_TO.formatted(schema), "'drain'", "100", "'drain'",
                 "100")) {
-            assertThat(plan).as("pending check plan").contains("messages_ready").contains("messages_leased")
+            assertThat(plan).as("pending check plan").contains("messages_claim_order").contains("messages_leased")
                     .doesNotContain("Seq Scan on messages");
         }
     }
@@ -87,10 +110,17 @@ class QueryPlansTest extends LayoutTestBase {
     }
 
     @Test
+    void aRetentionBatchReadsTheFinishedIndex() throws SQLException {
+        for (String plan : plans(RetentionStatements.DELETE_FINISHED.formatted(schema), "'drain'", "2", "100", "500")) {
+            assertThat(plan).as("retention plan").contains("messages_finished").doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
     void theQueueNamesAreFoundByProbingTheIndexesOfTheStates() throws SQLException {
         String plan = explain(ReadStatements.QUEUE_NAMES.formatted(schema));
 
-        assertThat(plan).contains("messages_ready").contains("messages_leased").contains("messages_finished")
+        assertThat(plan).contains("messages_claim_order").contains("messages_leased").contains("messages_finished")
                 .doesNotContain("Seq Scan on messages");
     }
 
