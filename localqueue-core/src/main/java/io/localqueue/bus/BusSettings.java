@@ -2,6 +2,7 @@ package io.localqueue.bus;
 
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.DurabilityMode;
+import io.localqueue.internal.engine.RetentionPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import tools.jackson.databind.json.JsonMapper;
@@ -12,5 +13,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 record BusSettings(String name, BusTopology topology, DeliveryPolicy delivery, DurabilityMode durability,
                    boolean requireSubscribers, int concurrency, JsonMapper mapper, Clock clock,
-                   Duration executionLease, DeliveryObserver observer, DispatchInterceptor interceptor) {
+                   Duration executionLease, DeliveryObserver observer, DispatchInterceptor interceptor,
+                   RetentionPolicy retention) {
 }

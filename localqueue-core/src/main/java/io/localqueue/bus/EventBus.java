@@ -7,8 +7,11 @@ import io.localqueue.InvalidArgumentException;
 import io.localqueue.JsonSerializer;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.QueueClosedException;
+import io.localqueue.SimpleQueue;
 import io.localqueue.internal.engine.Database;
 import io.localqueue.internal.engine.DatabaseHandles;
+import io.localqueue.internal.engine.RetentionPolicy;
+import io.localqueue.internal.time.Durations;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +69,11 @@ public final class EventBus implements AutoCloseable {
         this.dispatcher = new Dispatcher(runtime);
         this.consumers = new BusConsumers(dispatcher);
         this.executions = new BusExecutions(dispatcher, consumers);
+        Duration executionsKept = Duration.ofMillis(settings.retention().ackedMillis());
+        for (String subscription : settings.topology().subscriptionNames()) {
+            runtime.engineOf(subscription).keepFinished(settings.retention(),
+                    () -> executions.deleteCompleted(executionsKept));
+        }
     }
 
     /**
@@ -517,6 +525,16 @@ public final class EventBus implements AutoCloseable {
     }
 
     /**
+     * Runs one subscription's retention now on the caller's thread, for tests: the completed executions old enough
+     * first, then the finished deliveries.
+     *
+     * @return how many deliveries were deleted, or -1 when another process had the turn
+     */
+    long runRetention(String subscription) {
+        return runtime.engineOf(subscription).runRetention();
+    }
+
+    /**
      * Ends the executions running here and stops consuming, as {@link #stop()} does, then releases the file; a second
      * call does nothing.
      */
@@ -579,6 +597,8 @@ public final class EventBus implements AutoCloseable {
         private Duration executionLease = DEFAULT_EXECUTION_LEASE;
         private DeliveryObserver observer = DeliveryObserver.NONE;
         private DispatchInterceptor interceptor = DispatchInterceptor.NONE;
+        private RetentionPolicy retention = new RetentionPolicy(SimpleQueue.DEFAULT_ACKED_RETENTION.toMillis(),
+                RetentionPolicy.KEEP);
 
         private Builder(Supplier<Database> database) {
             this.database = database;
@@ -743,6 +763,24 @@ public final class EventBus implements AutoCloseable {
         }
 
         /**
+         * Sets how long the subscriptions' finished deliveries, and the executions that completed, are kept before
+         * they are deleted in the background, as {@link SimpleQueue.Builder#retention(Duration, Duration)} keeps a
+         * queue's jobs: by default acknowledged deliveries and completed executions 7 days, dead letters until
+         * purged. A delivery an execution reports on is kept while the execution is.
+         *
+         * @param acked how long after its acknowledgement a delivery, and after its completion an execution, is kept
+         * @param failed how long a dead letter is kept, or null to keep it until purged or retried
+         * @return this builder
+         * @throws InvalidArgumentException naming {@code acked} or {@code failed} when it is null (acked) or negative
+         * @since 0.1.0
+         */
+        public Builder retention(Duration acked, @Nullable Duration failed) {
+            this.retention = new RetentionPolicy(Durations.requireNonNegativeMillis(acked, "acked"),
+                    failed == null ? RetentionPolicy.KEEP : Durations.requireNonNegativeMillis(failed, "failed"));
+            return this;
+        }
+
+        /**
          * Opens the bus; its own tables are created in the file when first needed (a consumer, an ingestion, an
          * execution), so a bus that only dispatches leaves the file as a queue leaves it.
          *
@@ -753,7 +791,7 @@ public final class EventBus implements AutoCloseable {
             Database database = this.database.get();
             try {
                 return new EventBus(new BusSettings(name, topology, delivery, durability, requireSubscribers,
-                        concurrency, mapper, clock, executionLease, observer, interceptor), database);
+                        concurrency, mapper, clock, executionLease, observer, interceptor, retention), database);
             } catch (RuntimeException failure) {
                 database.close();
                 throw failure;

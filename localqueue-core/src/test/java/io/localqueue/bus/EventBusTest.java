@@ -226,6 +226,27 @@ class EventBusTest extends BusTestBase {
     }
 
     @Test
+    void aRetryItsHandlerDelayedIsDeliveredAtItsDueTimeNotAtALaterLook() {
+        EventBus bus = open(BusTopology.empty());
+        List<Long> calledAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        bus.handler(UserCreated.class, (event, context) -> {
+            calledAt.add(System.nanoTime());
+            if (calledAt.size() == 1) {
+                throw new RetryException("later", Duration.ofMillis(500));
+            }
+            return null;
+        });
+        bus.start();
+
+        bus.dispatch(new UserCreated("u-1", "Ann"));
+
+        await().atMost(10, TimeUnit.SECONDS).until(() -> stats(bus, "user.created").acked() == 1);
+        Duration between = Duration.ofNanos(calledAt.get(1) - calledAt.get(0));
+        assertThat(between).as("never early").isGreaterThanOrEqualTo(Duration.ofMillis(499));
+        assertThat(between).as("woken at the due time").isLessThan(Duration.ofMillis(1_500));
+    }
+
+    @Test
     void theBudgetOfTheRetryPolicyEndsInADeadLetter() {
         EventBus bus = open(BusTopology.empty());
         Subscription subscription = bus.handler(UserCreated.class, (event, context) -> {

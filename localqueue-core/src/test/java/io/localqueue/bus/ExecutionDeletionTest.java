@@ -218,6 +218,22 @@ class ExecutionDeletionTest extends BusTestBase {
     }
 
     @Test
+    void retentionDeletesCompletedExecutionsAndThenTheirAcknowledgedDeliveriesOnceOldEnough() {
+        TestClock clock = new TestClock();
+        EventBus bus = open(builder().clock(clock).retention(Duration.ofHours(1), null));
+        bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);
+        bus.execute(users(bus, 30));
+
+        assertThat(bus.runRetention("requests")).as("an hour not yet past").isZero();
+        assertThat(bus.executions()).hasSize(1);
+        clock.advance(Duration.ofHours(1).plusMillis(1));
+
+        assertThat(bus.runRetention("requests")).isEqualTo(30);
+        assertThat(bus.executions()).isEmpty();
+        assertThat(bus.subscription("requests").stats().acked()).isZero();
+    }
+
+    @Test
     void anUnknownIdDeletesNothing() {
         EventBus bus = bus();
         bus.subscription("requests").handler(UserRequested.class, (event, context) -> null);

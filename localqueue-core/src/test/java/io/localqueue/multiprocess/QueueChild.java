@@ -11,6 +11,7 @@ import io.localqueue.QueueClosedException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
+import io.localqueue.RetentionRuns;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import java.io.IOException;
@@ -72,6 +73,7 @@ final class QueueChild {
     static final String PUT_BATCH_AGAINST_LIMIT = "put-batch-against-limit";
     static final String PUT_ONE = "put-one";
     static final String PUT_DELAYED = "put-delayed";
+    static final String RUN_RETENTION = "run-retention";
     static final String CLAIM_AND_WAIT = "claim-and-wait";
     static final String ACK_FOREIGN = "ack-foreign";
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
@@ -105,6 +107,7 @@ final class QueueChild {
                     putBatchAgainstLimit(Path.of(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
             case PUT_ONE -> putOne(Path.of(args[1]));
             case PUT_DELAYED -> putDelayed(Path.of(args[1]), Duration.ofMillis(Long.parseLong(args[2])));
+            case RUN_RETENTION -> runRetention(Path.of(args[1]), Integer.parseInt(args[2]));
             case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
             case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
             case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
@@ -260,6 +263,28 @@ final class QueueChild {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
             protocol.ready();
             protocol.print(PUT, queue.put(payload), payload);
+        }
+    }
+
+    /**
+     * Runs the default queue's retention (finished jobs kept no time at all) {@code runs} times in a row when told
+     * to; prints DONE with the rows it deleted and the runs another process's turn kept it out of.
+     */
+    private void runRetention(Path directory, int runs) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).retention(Duration.ZERO, Duration.ZERO)
+                .build()) {
+            protocol.ready();
+            long deleted = 0;
+            int keptOut = 0;
+            for (int run = 0; run < runs; run++) {
+                long result = RetentionRuns.runNow(queue);
+                if (result < 0) {
+                    keptOut++;
+                } else {
+                    deleted += result;
+                }
+            }
+            protocol.print(DONE, deleted, keptOut);
         }
     }
 

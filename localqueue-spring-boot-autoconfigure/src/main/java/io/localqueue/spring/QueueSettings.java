@@ -180,6 +180,17 @@ public final class QueueSettings {
     }
 
     /**
+     * Returns how long queues without a retention of their own keep their finished jobs, as the event bus's
+     * subscriptions do.
+     *
+     * @return the default retention
+     * @since 0.1.0
+     */
+    public Retention defaultRetention() {
+        return defaultRetention;
+    }
+
+    /**
      * Returns how long a queue keeps its finished jobs: its own retention, or the default one.
      *
      * @param queue the queue name

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.EnqueueItem;
+import io.localqueue.EnqueueOptions;
 import io.localqueue.Job;
+import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
+import io.localqueue.ReadyJob;
 import io.localqueue.SimpleQueue;
 import io.localqueue.spring.EnqueueResult.Status;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
@@ -311,6 +314,27 @@ class TransactionAwareEnqueueTest extends ContextRunnerTestBase {
             assertThat(shop.queues.isTransactionAware()).isFalse();
             assertThat(shop.queues.immediate()).isSameAs(shop.queues);
             assertThat(shop.subjects()).containsExactly("put", "enqueue");
+        });
+    }
+
+    @Test
+    void aJobEnqueuedWithOptionsInATransactionIsWrittenAtItsCommitWithItsDelayPriorityAndKey() {
+        app().run(context -> {
+            Shop shop = shop(context);
+            EnqueueOptions options = EnqueueOptions.defaults().delay(Duration.ofHours(1)).priority(-3)
+                    .concurrencyKey("customer-7");
+
+            EnqueueResult result = shop.tx.required(() -> shop.queues.enqueueMany(EMAILS,
+                    List.of(EnqueueItem.of(email("later")).withOptions(options))));
+
+            assertThat(result.status()).isEqualTo(Status.WRITTEN);
+            ReadyJob<Email> waiting = shop.emails().listReady(1, 0).get(0);
+            assertThat(waiting.id()).isEqualTo(result.ids().get(0));
+            assertThat(waiting.priority()).isEqualTo(-3);
+            assertThat(waiting.concurrencyKey()).isEqualTo("customer-7");
+            assertThat(Duration.between(waiting.createdAt(), waiting.availableAt())).as("an hour from the enqueue call")
+                    .isBetween(Duration.ofHours(1).minusSeconds(1), Duration.ofHours(1));
+            assertThatThrownBy(() -> shop.emails().getNowait()).isInstanceOf(QueueEmptyException.class);
         });
     }
 

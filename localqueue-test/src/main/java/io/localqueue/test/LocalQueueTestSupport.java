@@ -34,6 +34,9 @@ public final class LocalQueueTestSupport {
     private static final long LOOK_AGAIN_NANOS = Duration.ofMillis(20).toNanos();
 
     /** How many ready jobs an assertion reads at most, and how many its message lists. */
+    /** How long before a job's write its put call may come, so that a delay counted from the call is recognised. */
+    private static final long PUT_LATENCY_SECONDS = 1;
+
     private static final int READ_LIMIT = 1_000;
     private static final int LISTED = 20;
 
@@ -145,13 +148,26 @@ public final class LocalQueueTestSupport {
                         + describeReady(ready));
     }
 
-    /** Tells whether a waiting job carries what {@code options} set: priority, key and due time. */
+    /**
+     * Tells whether a waiting job carries what {@code options} set: priority, key and due time. A delay counts from the
+     * put call, which may come up to {@value #PUT_LATENCY_SECONDS} s before the write stamps the job's creation.
+     */
     private static boolean putWith(ReadyJob<?> job, EnqueueOptions options) {
-        Instant due = options.runAt() != null ? options.runAt()
-                : job.createdAt().plus(options.delay() != null ? options.delay() : Duration.ZERO);
-        Instant expected = due.isBefore(job.createdAt()) ? job.createdAt() : due;
-        return job.priority() == options.priority() && Objects.equals(job.concurrencyKey(), options.concurrencyKey())
-                && job.availableAt().equals(expected);
+        if (job.priority() != options.priority() || !Objects.equals(job.concurrencyKey(), options.concurrencyKey())) {
+            return false;
+        }
+        Instant runAt = options.runAt();
+        if (runAt != null) {
+            return job.availableAt().equals(runAt)
+                    || runAt.isBefore(job.createdAt()) && putShortlyBefore(job.availableAt(), job.createdAt());
+        }
+        Duration delay = options.delay() != null ? options.delay() : Duration.ZERO;
+        return putShortlyBefore(job.availableAt(), job.createdAt().plus(delay));
+    }
+
+    /** Tells whether {@code due} lies at most {@value #PUT_LATENCY_SECONDS} s before {@code latest}, or at it. */
+    private static boolean putShortlyBefore(Instant due, Instant latest) {
+        return !due.isAfter(latest) && due.isAfter(latest.minusSeconds(PUT_LATENCY_SECONDS));
     }
 
     /**

@@ -590,11 +590,22 @@ public final class QueueEngine {
      * @param policy how long finished rows are kept
      */
     public void keepFinished(RetentionPolicy policy) {
+        keepFinished(policy, () -> { });
+    }
+
+    /**
+     * Deletes this queue's finished rows as {@link #keepFinished(RetentionPolicy)} does, running {@code first} in each
+     * turn before them.
+     *
+     * @param policy how long finished rows are kept
+     * @param first deletions that free rows first, such as an event bus's completed executions
+     */
+    public void keepFinished(RetentionPolicy policy, Runnable first) {
         ensureOpen();
         if (retention != null) {
             throw new IllegalStateException("queue '" + queue + "' already has its retention");
         }
-        retention = database.retention().register(queue, policy, clock, durability);
+        retention = database.retention().register(queue, policy, clock, durability, first);
     }
 
     /**

@@ -62,10 +62,13 @@ final class Retention implements AutoCloseable {
      * @param policy how long finished rows are kept
      * @param clock the queue's clock, which the cutoffs are read from
      * @param durability how the deletions commit
+     * @param first what runs before the queue's rows are deleted, in its turn: deletions that free rows, such as
+     *              completed executions, which keep the deliveries they report on
      * @return the registration, closed when the queue object closes
      */
-    Registration register(String queue, RetentionPolicy policy, Clock clock, DurabilityMode durability) {
-        Registration registration = new Registration(queue, policy, clock, durability);
+    Registration register(String queue, RetentionPolicy policy, Clock clock, DurabilityMode durability,
+                          Runnable first) {
+        Registration registration = new Registration(queue, policy, clock, durability, first);
         synchronized (queues) {
             if (closed) {
                 throw new LocalQueueException("database " + store.location() + " is closed");
@@ -77,8 +80,8 @@ final class Retention implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
-                long first = ThreadLocalRandom.current().nextLong(intervalMillis / 2, intervalMillis + 1);
-                scheduler.scheduleWithFixedDelay(this::runAll, first, intervalMillis, TimeUnit.MILLISECONDS);
+                long initialDelay = ThreadLocalRandom.current().nextLong(intervalMillis / 2, intervalMillis + 1);
+                scheduler.scheduleWithFixedDelay(this::runAll, initialDelay, intervalMillis, TimeUnit.MILLISECONDS);
             }
         }
         return registration;
@@ -91,29 +94,33 @@ final class Retention implements AutoCloseable {
      * @return how many rows were deleted, or -1 when another process had the turn or nothing is registered
      */
     long runNow(String queue) {
-        Registration first;
-        RetentionPolicy kept;
+        List<Registration> registered;
         synchronized (queues) {
-            List<Registration> registered = queues.get(queue);
-            if (closed || registered == null || registered.isEmpty()) {
+            List<Registration> open = queues.get(queue);
+            if (closed || open == null || open.isEmpty()) {
                 return -1;
             }
-            first = registered.get(0);
-            kept = first.policy;
-            for (Registration other : registered) {
-                kept = kept.keepingLongest(other.policy);
-            }
+            registered = List.copyOf(open);
         }
-        return run(queue, kept, first.clock, first.durability);
+        RetentionPolicy kept = registered.get(0).policy;
+        for (Registration other : registered) {
+            kept = kept.keepingLongest(other.policy);
+        }
+        return run(queue, kept, registered);
     }
 
-    private long run(String queue, RetentionPolicy policy, Clock clock, DurabilityMode durability) {
+    private long run(String queue, RetentionPolicy policy, List<Registration> registered) {
+        Clock clock = registered.get(0).clock;
+        DurabilityMode durability = registered.get(0).durability;
         String name = Turns.retention(queue);
         long now = clock.millis();
         boolean taken = store.write(WriteOptions.standard("retention-turn", durability), () -> { },
                 writes -> writes.takeTurn(name, holder, now, now + TURN.toMillis()));
         if (!taken) {
             return -1;
+        }
+        for (Registration registration : registered) {
+            registration.first.run();
         }
         long deleted = deleteAll(queue, RowStatus.ACKED, now - policy.ackedMillis(), durability);
         if (!policy.keepsFailed()) {
@@ -182,12 +189,15 @@ final class Retention implements AutoCloseable {
         private final RetentionPolicy policy;
         private final Clock clock;
         private final DurabilityMode durability;
+        private final Runnable first;
 
-        private Registration(String queue, RetentionPolicy policy, Clock clock, DurabilityMode durability) {
+        private Registration(String queue, RetentionPolicy policy, Clock clock, DurabilityMode durability,
+                             Runnable first) {
             this.queue = queue;
             this.policy = policy;
             this.clock = clock;
             this.durability = durability;
+            this.first = first;
         }
 
         @Override

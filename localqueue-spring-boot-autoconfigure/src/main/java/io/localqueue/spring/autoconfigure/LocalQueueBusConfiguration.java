@@ -46,7 +46,8 @@ class LocalQueueBusConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     EventBus localQueueEventBus(LocalQueueProperties properties, LocalQueueDatabase database, DeliveryPolicy delivery,
-                                DurabilityMode durability, ObjectProvider<JsonMapper> applicationMapper,
+                                DurabilityMode durability, ObjectProvider<QueueSettings> settings,
+                                ObjectProvider<JsonMapper> applicationMapper,
                                 ObjectProvider<Clock> clock, ObjectProvider<DeliveryObserver> observers,
                                 ObjectProvider<DispatchInterceptor> interceptors) {
         LocalQueueProperties.Bus bus = properties.getBus();
@@ -56,6 +57,10 @@ class LocalQueueBusConfiguration {
                 .clock(clock.getIfUnique(Clock::systemUTC))
                 .observer(CompositeDeliveryObserver.of(observers.orderedStream().toList()))
                 .dispatchInterceptor(DispatchInterceptor.of(interceptors.orderedStream().toList()));
+        QueueSettings queues = settings.getIfUnique();
+        QueueSettings.Retention retention = queues == null ? QueueSettings.Retention.DEFAULT
+                : queues.defaultRetention();
+        builder.retention(retention.acked(), retention.failed());
         apply("localqueue.bus.name", bus.getName(), () -> builder.name(bus.getName()));
         apply("localqueue.bus.execution-lease", bus.getExecutionLease(),
                 () -> builder.executionLease(bus.getExecutionLease()));

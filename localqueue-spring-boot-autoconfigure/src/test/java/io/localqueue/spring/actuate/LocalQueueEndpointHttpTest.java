@@ -38,6 +38,11 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(queues.path("mail").path("diagnostics").path("acked").asLong()).isEqualTo(1);
         assertThat(queues.path("mail").path("diagnostics").path("queueName").asString()).isEqualTo("mail");
         assertThat(queues.path("parked").path("diagnostics").path("ready").asLong()).isEqualTo(1);
+        assertThat(queues.path("parked").path("diagnostics").path("delayed").isNumber()).as("delayed jobs").isTrue();
+        assertThat(queues.path("parked").path("diagnostics").has("nextDueAt")).isTrue();
+        assertThat(queues.path("parked").path("diagnostics").path("retentionLastDeleted").isNumber())
+                .as("the last retention run").isTrue();
+        assertThat(queues.path("parked").path("diagnostics").has("retentionLastRunAt")).isTrue();
         JsonNode listener = queues.path("mail").path("listeners").path(0);
         assertThat(listener.path("id").asString()).isEqualTo("mailListener.handle");
         assertThat(listener.path("running").asBoolean()).isTrue();

@@ -108,12 +108,14 @@ final class ClaimStatements {
             """;
 
     /**
-     * The due rows of one priority ({@code ?7}) of a queue that uses priorities, from the priority index by due time,
-     * then id, the walk stopping at the first row not yet due.
+     * The due rows of the first priority above {@code ?7} with ready rows, of a queue that uses priorities: one seek of
+     * the priority index finds it, then its rows are walked by due time, then id, stopping at the first not yet due.
      */
-    private static final String DUE_OF_PRIORITY = """
+    private static final String DUE_OF_NEXT_PRIORITY = """
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_priority
-                           WHERE queue = ?4 AND status = 0 AND priority = ?7 AND available_at <= ?3
+                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                             AND priority = (SELECT MIN(priority) FROM messages
+                                              WHERE queue = ?4 AND status = 0 AND priority > ?7)
                            ORDER BY available_at, id LIMIT ?5)
             """;
 
@@ -132,11 +134,11 @@ final class ClaimStatements {
     /** {@link #CLAIM} with a delivery budget. */
     static final String CLAIM_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_IN_ORDER + CLAIMED;
 
-    /** Leases the first due rows of one priority. */
-    static final String CLAIM_PRIORITY = LEASE + DUE_OF_PRIORITY + CLAIMED;
+    /** Leases the first due rows of the next priority. */
+    static final String CLAIM_NEXT_PRIORITY = LEASE + DUE_OF_NEXT_PRIORITY + CLAIMED;
 
-    /** {@link #CLAIM_PRIORITY} with a delivery budget. */
-    static final String CLAIM_PRIORITY_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_OF_PRIORITY + CLAIMED;
+    /** {@link #CLAIM_NEXT_PRIORITY} with a delivery budget. */
+    static final String CLAIM_NEXT_PRIORITY_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_OF_NEXT_PRIORITY + CLAIMED;
 
     /**
      * The next priority above {@code ?2} with ready rows in the queue, due or not: one seek of the priority index.
@@ -249,27 +251,36 @@ final class ClaimStatements {
             reclaimed = reclaim(session, queue, now);
         }
         String receiptPrefix = Receipts.newPrefix(holder);
-        Long swept = PriorityStatements.sweptThrough(session, queue);
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        if (swept == null) {
+        if (PriorityStatements.sweepIfUsed(session, queue)) {
+            claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+        } else {
             lease(session, budget > 0 ? CLAIM_WITH_BUDGET : CLAIM, receiptPrefix, queue, now, leaseUntil, limit,
                     budget, null, rows);
-        } else {
-            PriorityStatements.sweep(session, queue, swept);
-            claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
         }
         return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
     }
 
     /**
      * Leases the due rows of a queue that uses priorities, one priority at a time from the most urgent: each step
-     * finds the next priority with ready rows by one seek and takes its due rows, until {@code limit} are leased or
-     * no priority is left. A priority whose rows are all not yet due costs one seek and holds nothing back.
+     * takes the due rows of the next priority with ready rows (found by one seek inside the claim), until
+     * {@code limit} are leased or no priority is left. A priority whose rows are all not yet due costs one seek more
+     * and holds nothing back.
      */
     private static void claimByPriority(Session session, String queue, long now, long leaseUntil, int limit,
                                         int budget, String receiptPrefix, List<ClaimedRow> rows) throws SQLException {
         long after = Long.MIN_VALUE;
         while (rows.size() < limit) {
+            int asked = limit - rows.size();
+            Taken taken = lease(session, budget > 0 ? CLAIM_NEXT_PRIORITY_WITH_BUDGET : CLAIM_NEXT_PRIORITY,
+                    receiptPrefix, queue, now, leaseUntil, asked, budget, after, rows);
+            if (taken.count() == asked) {
+                continue;
+            }
+            if (taken.count() > 0) {
+                after = taken.priority();
+                continue;
+            }
             long below = after;
             Long level = session.queryLong(NEXT_PRIORITY, statement -> {
                 statement.setString(1, queue);
@@ -278,23 +289,22 @@ final class ClaimStatements {
             if (level == null) {
                 return;
             }
-            int asked = limit - rows.size();
-            int taken = lease(session, budget > 0 ? CLAIM_PRIORITY_WITH_BUDGET : CLAIM_PRIORITY, receiptPrefix, queue,
-                    now, leaseUntil, asked, budget, level, rows);
-            if (taken < asked) {
-                after = level;
-            }
+            after = level;
         }
+    }
+
+    /** How many rows a claim statement took, leased or failed, and the priority of the last. */
+    private record Taken(int count, int priority) {
     }
 
     /**
      * Runs one claim statement and adds the rows it leased.
      *
-     * @param level the priority whose rows a priority claim takes, or null for a plain claim
+     * @param level the priority above which a priority claim takes the next one's rows, or null for a plain claim
      * @return how many rows it took, leased or (with a budget) failed
      */
-    private static int lease(Session session, String sql, String receiptPrefix, String queue, long now,
-                             long leaseUntil, int limit, int budget, @Nullable Long level, List<ClaimedRow> rows)
+    private static Taken lease(Session session, String sql, String receiptPrefix, String queue, long now,
+                               long leaseUntil, int limit, int budget, @Nullable Long level, List<ClaimedRow> rows)
             throws SQLException {
         return session.query(sql, statement -> {
             statement.setString(1, receiptPrefix);
@@ -310,8 +320,10 @@ final class ClaimStatements {
             }
         }, result -> {
             int taken = 0;
+            int priority = 0;
             while (result.next()) {
                 taken++;
+                priority = result.getInt(9);
                 if (result.getInt(8) == RowStatus.FAILED) {
                     continue;
                 }
@@ -319,7 +331,7 @@ final class ClaimStatements {
                         result.getLong(5), StoredHeaders.decode(result.getString(7)), result.getLong(6), now,
                         result.getInt(9), result.getString(10)));
             }
-            return taken;
+            return new Taken(taken, priority);
         });
     }
 

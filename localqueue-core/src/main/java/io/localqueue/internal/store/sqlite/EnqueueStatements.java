@@ -5,7 +5,6 @@ import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.StoredHeaders;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,10 +18,20 @@ import org.jspecify.annotations.Nullable;
  */
 final class EnqueueStatements {
 
+    /**
+     * The default priority of a queue's new rows, read by the insert itself, so that a plain put runs no statement
+     * more than it did before priorities: 0 when the queue uses priorities, else NULL, which keeps the row out of
+     * their index.
+     */
+    private static final String DEFAULT_PRIORITY = "(SELECT 0 FROM queue_priorities WHERE queue = ?1)";
+
+    /** A new row's priority: its own when not the default, else the queue's default. */
+    private static final String PRIORITY_OF_ROW = "COALESCE(NULLIF(?8, 0), " + DEFAULT_PRIORITY + ")";
+
     private static final String INSERT = """
             INSERT INTO messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
             created_at, updated_at, priority, concurrency_key)
-            VALUES (?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)""";
+            VALUES (?1, ?2, 0, 0, ?3, ?4, ?5, ?6, ?7, %s, ?9)""".formatted(PRIORITY_OF_ROW);
 
     private static final String INSERT_RETURNING_ID = INSERT + " ON CONFLICT DO NOTHING RETURNING id";
 
@@ -34,8 +43,8 @@ final class EnqueueStatements {
     private static final int[] ROWS_PER_INSERT = {512, 256, 128, 64, 32, 16, 8, 4, 2, 1};
 
     /**
-     * One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget, time and priority (NULL, or 0 in a
-     * queue that uses priorities) are bound once.
+     * One multi-row insert per entry of {@link #ROWS_PER_INSERT}; queue, budget and time are bound once, and the
+     * default priority (NULL, or 0 in a queue that uses priorities) is read once by the statement.
      */
     private static final String[] INSERT_ROWS = new String[ROWS_PER_INSERT.length];
 
@@ -48,7 +57,8 @@ final class EnqueueStatements {
                     + "max_attempts, available_at, job_id, created_at, updated_at, priority) VALUES ");
             for (int row = 0; row < ROWS_PER_INSERT[i]; row++) {
                 sql.append(row == 0 ? "" : ", ")
-                        .append("(?1, ?").append(row + 5).append(", 0, 0, ?2, ?3, NULL, ?3, ?3, ?4)");
+                        .append("(?1, ?").append(row + 4).append(", 0, 0, ?2, ?3, NULL, ?3, ?3, ")
+                        .append(DEFAULT_PRIORITY).append(")");
             }
             INSERT_ROWS[i] = sql.toString();
             INSERT_ROWS_RETURNING_ID[i] = sql.append(" RETURNING id").toString();
@@ -103,32 +113,19 @@ final class EnqueueStatements {
                 return Enqueued.full(newRows, false);
             }
         }
-        boolean prioritized = usesPriorities(session, queue, jobs);
+        if (jobs.stream().anyMatch(job -> job.priority() != 0)) {
+            PriorityStatements.start(session, queue);
+        }
         if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null && job.plainAt(now))) {
-            List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now, prioritized);
+            List<Long> ids = insertBatch(session, queue, jobs, maxAttempts, now);
             insertHeaders(session, ids, jobs.stream().map(NewJob::headers).toList());
             return Enqueued.written(ids);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
         for (NewJob job : jobs) {
-            ids.add(insertOne(session, queue, job, maxAttempts, now, prioritized));
+            ids.add(insertOne(session, queue, job, maxAttempts, now));
         }
         return Enqueued.written(ids);
-    }
-
-    /**
-     * Tells whether the queue's new rows carry a priority: it has used priorities before, or one of these jobs has
-     * one other than the default, which records the queue as using them from now on.
-     */
-    private static boolean usesPriorities(Session session, String queue, List<NewJob> jobs) throws SQLException {
-        if (PriorityStatements.used(session, queue)) {
-            return true;
-        }
-        if (jobs.stream().allMatch(job -> job.priority() == 0)) {
-            return false;
-        }
-        PriorityStatements.start(session, queue);
-        return true;
     }
 
     /**
@@ -140,8 +137,8 @@ final class EnqueueStatements {
         return pendingExceeds(session, queue, limit - 1);
     }
 
-    private static long insertOne(Session session, String queue, NewJob job, int maxAttempts, long now,
-                                  boolean prioritized) throws SQLException {
+    private static long insertOne(Session session, String queue, NewJob job, int maxAttempts, long now)
+            throws SQLException {
         Long id = session.queryLong(INSERT_RETURNING_ID, statement -> {
             statement.setString(1, queue);
             statement.setBytes(2, job.payload());
@@ -150,7 +147,7 @@ final class EnqueueStatements {
             statement.setString(5, job.jobId());
             statement.setLong(6, now);
             statement.setLong(7, now);
-            bindPriority(statement, 8, prioritized, job.priority());
+            statement.setInt(8, job.priority());
             statement.setString(9, job.concurrencyKey());
         });
         if (id != null) {
@@ -176,14 +173,14 @@ final class EnqueueStatements {
      * input order.
      */
     private static List<Long> insertBatch(Session session, String queue, List<NewJob> jobs, int maxAttempts,
-                                          long now, boolean prioritized) throws SQLException {
+                                          long now) throws SQLException {
         if (jobs.size() >= CONSECUTIVE_IDS_FROM && idsComeConsecutive(session, jobs.size())) {
-            return insertConsecutive(session, queue, jobs, maxAttempts, now, prioritized);
+            return insertConsecutive(session, queue, jobs, maxAttempts, now);
         }
         List<Long> ids = new ArrayList<>(jobs.size());
         forEachChunk(jobs.size(), (size, first, rows) -> {
             List<Long> inserted = session.query(INSERT_ROWS_RETURNING_ID[size],
-                    statement -> bindRows(statement, queue, jobs, maxAttempts, now, prioritized, first, rows),
+                    statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows),
                     returned -> {
                         List<Long> chunk = new ArrayList<>(rows);
                         while (returned.next()) {
@@ -199,10 +196,9 @@ final class EnqueueStatements {
     }
 
     private static List<Long> insertConsecutive(Session session, String queue, List<NewJob> jobs, int maxAttempts,
-                                                long now, boolean prioritized) throws SQLException {
+                                                long now) throws SQLException {
         forEachChunk(jobs.size(), (size, first, rows) -> requireInserted(session.update(INSERT_ROWS[size],
-                statement -> bindRows(statement, queue, jobs, maxAttempts, now, prioritized, first, rows)), rows,
-                queue));
+                statement -> bindRows(statement, queue, jobs, maxAttempts, now, first, rows)), rows, queue));
         Long last = session.queryLong(LAST_INSERT_ROWID, statement -> { });
         if (last == null) {
             throw new IllegalStateException("inserting " + jobs.size() + " jobs into '" + queue + "' left no rowid");
@@ -238,23 +234,12 @@ final class EnqueueStatements {
     }
 
     private static void bindRows(PreparedStatement statement, String queue, List<NewJob> jobs, int maxAttempts,
-                                 long now, boolean prioritized, int first, int rows) throws SQLException {
+                                 long now, int first, int rows) throws SQLException {
         statement.setString(1, queue);
         statement.setInt(2, maxAttempts);
         statement.setLong(3, now);
-        bindPriority(statement, 4, prioritized, 0);
         for (int row = 0; row < rows; row++) {
-            statement.setBytes(row + 5, jobs.get(first + row).payload());
-        }
-    }
-
-    /** Binds a new row's priority: NULL in a queue that does not use priorities, so the row stays out of their index. */
-    private static void bindPriority(PreparedStatement statement, int index, boolean prioritized, int priority)
-            throws SQLException {
-        if (prioritized) {
-            statement.setInt(index, priority);
-        } else {
-            statement.setNull(index, Types.INTEGER);
+            statement.setBytes(row + 4, jobs.get(first + row).payload());
         }
     }
 

@@ -1,24 +1,26 @@
 package io.localqueue.internal.store.sqlite;
 
 import java.sql.SQLException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Which queues use priorities, and the default priority given to their rows put without one. A queue is recorded in
  * {@code queue_priorities} by its first put with a priority other than the default; from then on its new rows carry
- * one (0 by default) and so enter the priority index, which claims and pages of ready jobs walk. Rows put without
- * one (before that put, or by the Python library, which names no priority) get 0 from the claims' sweep, which walks
- * the ids put since the last sweep by rowid, so a queue that never used a priority costs nothing here.
+ * one (0 by default, which the insert itself reads) and so enter the priority index, which claims and pages of ready
+ * jobs walk. Rows put without one (before that put, or by the Python library, which names no priority) get 0 from
+ * the claims' sweep, which walks the ids put since the last sweep by rowid; a queue that never used a priority pays
+ * one read of a missing row per claim.
  */
 final class PriorityStatements {
 
     private static final String SWEPT_THROUGH = "SELECT swept_through FROM queue_priorities WHERE queue = ?";
 
+    /** How far the sweep went and the largest id, in one read; no row for a queue that never used priorities. */
+    private static final String SWEPT_AND_LAST = """
+            SELECT swept_through, (SELECT COALESCE(MAX(id), 0) FROM messages) FROM queue_priorities WHERE queue = ?""";
+
     /** Records a queue's first prioritized put, with every id before it still to sweep. */
     private static final String START =
             "INSERT INTO queue_priorities (queue, swept_through) VALUES (?, 0) ON CONFLICT DO NOTHING";
-
-    private static final String LAST_ID = "SELECT COALESCE(MAX(id), 0) FROM messages";
 
     /**
      * Gives the unfinished rows of the queue without a priority the default, 0, in one range of ids, walked by rowid
@@ -36,17 +38,9 @@ final class PriorityStatements {
     private PriorityStatements() {
     }
 
-    /**
-     * Returns how far the queue's rows without a priority were given the default, or null when the queue never used
-     * priorities.
-     */
-    static @Nullable Long sweptThrough(Session session, String queue) throws SQLException {
-        return session.queryLong(SWEPT_THROUGH, statement -> statement.setString(1, queue));
-    }
-
     /** Tells whether the queue uses priorities. */
     static boolean used(Session session, String queue) throws SQLException {
-        return sweptThrough(session, queue) != null;
+        return session.queryLong(SWEPT_THROUGH, statement -> statement.setString(1, queue)) != null;
     }
 
     /** Records that the queue uses priorities, if it was not already. */
@@ -55,14 +49,21 @@ final class PriorityStatements {
     }
 
     /**
-     * Gives the queue's rows without a priority put after {@code swept} (at most {@link #SWEEP_IDS} ids) the default.
+     * Gives the queue's rows without a priority put since the last sweep (at most {@link #SWEEP_IDS} ids) the default,
+     * when the queue uses priorities.
      *
-     * @param swept how far the last sweep went
+     * @return false when the queue never used priorities, and nothing was read but that
      */
-    static void sweep(Session session, String queue, long swept) throws SQLException {
-        Long last = session.queryLong(LAST_ID, statement -> { });
-        if (last == null || last <= swept) {
-            return;
+    static boolean sweepIfUsed(Session session, String queue) throws SQLException {
+        long[] sweptAndLast = session.query(SWEPT_AND_LAST, statement -> statement.setString(1, queue),
+                rows -> rows.next() ? new long[] {rows.getLong(1), rows.getLong(2)} : null);
+        if (sweptAndLast == null) {
+            return false;
+        }
+        long swept = sweptAndLast[0];
+        long last = sweptAndLast[1];
+        if (last <= swept) {
+            return true;
         }
         long through = Math.min(last, swept + SWEEP_IDS);
         session.update(SWEEP, statement -> {
@@ -74,5 +75,6 @@ final class PriorityStatements {
             statement.setString(1, queue);
             statement.setLong(2, through);
         });
+        return true;
     }
 }

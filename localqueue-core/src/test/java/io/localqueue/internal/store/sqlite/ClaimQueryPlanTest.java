@@ -123,7 +123,7 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
             statement.executeUpdate("ANALYZE");
         }
 
-        List<String> claim = plan(ClaimStatements.CLAIM_PRIORITY, "r-", now + 30_000, now, "q", 10, 0, -3);
+        List<String> claim = plan(ClaimStatements.CLAIM_NEXT_PRIORITY, "r-", now + 30_000, now, "q", 10, 0, -4);
         List<String> next = plan(ClaimStatements.NEXT_PRIORITY, "q", -3);
 
         assertThat(claim).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
@@ -134,7 +134,7 @@ class ClaimQueryPlanTest extends QueryPlanTestBase {
 
     @Test
     void aPriorityClaimWithABudgetWalksThePriorityIndexToo() throws SQLException {
-        List<String> plan = plan(ClaimStatements.CLAIM_PRIORITY_WITH_BUDGET, "r-", 1L, 1L, "q", 1, 3, 0);
+        List<String> plan = plan(ClaimStatements.CLAIM_NEXT_PRIORITY_WITH_BUDGET, "r-", 1L, 1L, "q", 1, 3, 0);
 
         assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
         assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
