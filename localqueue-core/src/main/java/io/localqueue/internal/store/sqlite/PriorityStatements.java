@@ -7,8 +7,8 @@ import java.sql.SQLException;
  * {@code queue_priorities} by its first put with a priority other than the default; from then on its new rows carry
  * one (0 by default, which the insert itself reads) and so enter the priority index, which claims and pages of ready
  * jobs walk. Rows put without one (before that put, or by the Python library, which names no priority) get 0 from
- * the claims' sweep, which walks the ids put since the last sweep by rowid; a queue that never used a priority pays
- * one read of a missing row per claim.
+ * the claims' sweep, which walks the ids put since the last sweep by rowid. A queue that never used a priority pays
+ * a lookup inside its claim statement, and one read more only when the claim found nothing due.
  */
 final class PriorityStatements {
 
