@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConnection;
 import org.slf4j.Logger;
@@ -35,10 +37,22 @@ final class Session implements AutoCloseable {
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final boolean keepsGeneratedKeys;
+    /** The queues this connection found using priorities; a queue never stops using them, so none leaves. */
+    private final Set<String> prioritizedQueues = new HashSet<>();
 
     Session(Connection connection) {
         this.connection = connection;
         this.keepsGeneratedKeys = keepsGeneratedKeys(connection);
+    }
+
+    /** Tells whether this connection found the queue using priorities before. */
+    boolean knownPrioritized(String queue) {
+        return prioritizedQueues.contains(queue);
+    }
+
+    /** Remembers that the queue uses priorities, which it does from then on. */
+    void rememberPrioritized(String queue) {
+        prioritizedQueues.add(queue);
     }
 
     /** Sets a statement's parameters. */
