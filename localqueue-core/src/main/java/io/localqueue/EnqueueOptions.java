@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.StoredText;
+import io.localqueue.internal.time.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -20,6 +21,14 @@ public final class EnqueueOptions {
 
     /** The most urgent priority a job can have. */
     public static final int HIGHEST_PRIORITY = -1000;
+
+    /**
+     * The longest concurrency key, in characters: a key names a customer, tenant or resource, and every job of it
+     * stores a copy.
+     *
+     * @since 0.1.0
+     */
+    public static final int MAX_CONCURRENCY_KEY_LENGTH = 1_000;
 
     /** The least urgent priority a job can have. */
     public static final int LOWEST_PRIORITY = 1000;
@@ -62,6 +71,7 @@ public final class EnqueueOptions {
             throw new InvalidArgumentException("delay", "delay must not be " + (delay == null ? "null" : "negative")
                     + ": " + delay);
         }
+        Durations.requireNonNegativeMillis(delay, "delay");
         return new EnqueueOptions(delay, null, priority, concurrencyKey);
     }
 
@@ -104,15 +114,20 @@ public final class EnqueueOptions {
      * Returns these options with the key the job shares with related jobs (a customer, a tenant, a resource), stored
      * with it and shown on the job wherever it is read; a queue's per-key limits count the jobs of one key.
      *
-     * @param concurrencyKey the key, not empty
+     * @param concurrencyKey the key, not blank, at most {@link #MAX_CONCURRENCY_KEY_LENGTH} characters
      * @return the new options
-     * @throws InvalidArgumentException naming {@code concurrencyKey} when it is null, empty, or not well-formed text
+     * @throws InvalidArgumentException naming {@code concurrencyKey} when it is null, blank, too long, or not
+     *                                  well-formed text
      * @since 0.1.0
      */
     public EnqueueOptions concurrencyKey(String concurrencyKey) {
-        if (concurrencyKey == null || concurrencyKey.isEmpty()) {
+        if (concurrencyKey == null || concurrencyKey.isBlank()) {
             throw new InvalidArgumentException("concurrencyKey", "concurrencyKey must not be "
-                    + (concurrencyKey == null ? "null" : "empty"));
+                    + (concurrencyKey == null ? "null" : "blank"));
+        }
+        if (concurrencyKey.length() > MAX_CONCURRENCY_KEY_LENGTH) {
+            throw new InvalidArgumentException("concurrencyKey", "concurrencyKey must be at most "
+                    + MAX_CONCURRENCY_KEY_LENGTH + " characters, got " + concurrencyKey.length());
         }
         StoredText.requireWellFormed(concurrencyKey, "concurrencyKey");
         return new EnqueueOptions(delay, runAt, priority, concurrencyKey);
@@ -178,19 +193,14 @@ public final class EnqueueOptions {
      * @return the due time, or 0
      */
     private long dueAtMillis(long nowMillis) {
-        try {
-            if (delay != null) {
-                return delay.isZero() ? 0 : Math.addExact(nowMillis, delay.toMillis());
-            }
-            if (runAt != null) {
-                long due = runAt.toEpochMilli();
-                return due > nowMillis ? due : 0;
-            }
-            return 0;
-        } catch (ArithmeticException tooFar) {
-            throw new InvalidArgumentException(delay != null ? "delay" : "runAt",
-                    "the due time lies beyond what a queue can store: " + (delay != null ? delay : runAt));
+        if (delay != null) {
+            return delay.isZero() ? 0 : Durations.addToTimestamp(nowMillis, delay.toMillis(), "delay");
         }
+        if (runAt != null) {
+            long due = Durations.epochMillis(runAt, "runAt");
+            return due > nowMillis ? due : 0;
+        }
+        return 0;
     }
 
     @Override

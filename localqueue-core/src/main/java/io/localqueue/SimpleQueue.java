@@ -55,6 +55,14 @@ public final class SimpleQueue<T> implements AutoCloseable {
     /** How long acknowledged jobs are kept by default: {@value #DEFAULT_ACKED_RETENTION_DAYS} days. */
     public static final Duration DEFAULT_ACKED_RETENTION = Duration.ofDays(DEFAULT_ACKED_RETENTION_DAYS);
 
+    /**
+     * The longest delay, lease or retention a queue accepts: 9,007,199,254,740 seconds (about 285,000 years), the
+     * bound the Python library uses, so that every time computed from one fits the store's integers.
+     *
+     * @since 0.1.0
+     */
+    public static final Duration LONGEST_DURATION = Duration.ofMillis(Durations.MAX_MILLIS);
+
     private static final long FOREVER = Durations.FOREVER;
 
     private final QueueEngine engine;
@@ -683,12 +691,11 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @param id the job's id, as {@code put} returned it
      * @param runAt the new due time, on the queue's clock
      * @return true when the job was waiting and now has the new due time; false when nothing was changed
-     * @throws InvalidArgumentException when {@code runAt} is null
+     * @throws InvalidArgumentException naming {@code runAt} when it is null or beyond what a queue can store
      * @since 0.1.0
      */
     public boolean reschedule(long id, Instant runAt) {
-        requireArgument(runAt, "runAt");
-        return engine.reschedule(id, runAt.toEpochMilli());
+        return engine.reschedule(id, Durations.epochMillis(runAt, "runAt"));
     }
 
     /**
@@ -725,6 +732,19 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public int purge(Duration olderThan, boolean includeFailed) {
         long olderThanMillis = Durations.requireNonNegativeMillis(olderThan, "olderThan");
         return engine.purge(olderThanMillis, includeFailed);
+    }
+
+    /**
+     * Runs this queue's retention now on the caller's thread, as the background run does once a minute: the
+     * finished jobs older than {@link Builder#retention(Duration, Duration)} keeps them are deleted in transactions of
+     * at most 500 rows each; while another process (or another queue object's run) has the queue's turn, nothing is
+     * deleted and -1 is returned.
+     *
+     * @return how many jobs were deleted, or -1 when another run had the queue's turn
+     * @since 0.1.0
+     */
+    public long runRetention() {
+        return engine.runRetention();
     }
 
     /**

@@ -89,6 +89,10 @@ class DelayedJobsTest extends QueueTestBase {
         assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofMillis(-1)))
                 .isInstanceOfSatisfying(InvalidArgumentException.class,
                         refused -> assertThat(refused.parameter()).isEqualTo("delay"));
+        assertThatThrownBy(() -> EnqueueOptions.defaults().delay(Duration.ofMillis(Long.MAX_VALUE)))
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        refused -> assertThat(refused.parameter()).isEqualTo("delay"))
+                .hasMessageContaining("delay exceeds the supported maximum");
         assertThatThrownBy(() -> EnqueueOptions.defaults().runAt(null))
                 .isInstanceOfSatisfying(InvalidArgumentException.class,
                         refused -> assertThat(refused.parameter()).isEqualTo("runAt"));
@@ -96,6 +100,10 @@ class DelayedJobsTest extends QueueTestBase {
         assertThatThrownBy(() -> queue.put("x", null, EnqueueOptions.defaults().delay(Duration.ofSeconds(Long.MAX_VALUE))))
                 .isInstanceOfSatisfying(InvalidArgumentException.class,
                         refused -> assertThat(refused.parameter()).isEqualTo("delay"));
+        assertThatThrownBy(() -> queue.put("x", null, EnqueueOptions.defaults().runAt(Instant.MAX)))
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        refused -> assertThat(refused.parameter()).isEqualTo("runAt"))
+                .hasMessageContaining("runAt lies beyond what a queue can store");
         assertThatThrownBy(() -> queue.put("x", null, (EnqueueOptions) null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options");
         assertThat(queue.stats().total()).isZero();

@@ -147,6 +147,12 @@ class PrioritiesTest extends QueueTestBase {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("priority");
         assertThatThrownBy(() -> EnqueueOptions.defaults().concurrencyKey(""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrencyKey");
+        assertThatThrownBy(() -> EnqueueOptions.defaults().concurrencyKey(" "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrencyKey must not be blank");
+        String longest = "k".repeat(EnqueueOptions.MAX_CONCURRENCY_KEY_LENGTH);
+        assertThat(EnqueueOptions.defaults().concurrencyKey(longest).concurrencyKey()).isEqualTo(longest);
+        assertThatThrownBy(() -> EnqueueOptions.defaults().concurrencyKey(longest + "k"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("concurrencyKey must be at most");
         assertThat(EnqueueOptions.defaults().priority(-1000).priority(1000).priority()).isEqualTo(1000);
     }
 

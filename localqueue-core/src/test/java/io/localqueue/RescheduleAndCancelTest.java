@@ -76,6 +76,24 @@ class RescheduleAndCancelTest extends QueueTestBase {
     }
 
     @Test
+    void aDueTimeBeyondWhatAQueueCanStoreIsRefusedNamingRunAtAndTheJobKeepsItsOwn() {
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(clock));
+        long id = queue.put("waiting", null, EnqueueOptions.defaults().delay(Duration.ofMinutes(5)));
+
+        for (Instant tooFar : List.of(Instant.MAX, Instant.MIN)) {
+            assertThatThrownBy(() -> queue.reschedule(id, tooFar))
+                    .isInstanceOfSatisfying(InvalidArgumentException.class,
+                            refused -> assertThat(refused.parameter()).isEqualTo("runAt"))
+                    .hasMessageContaining("runAt lies beyond what a queue can store");
+        }
+        assertThatThrownBy(() -> queue.reschedule(id, null))
+                .isInstanceOfSatisfying(InvalidArgumentException.class,
+                        refused -> assertThat(refused.parameter()).isEqualTo("runAt"));
+        assertThat(queue.listReady(10, 0)).singleElement().satisfies(job -> assertThat(job.availableAt())
+                .isEqualTo(clock.instant().plus(Duration.ofMinutes(5))));
+    }
+
+    @Test
     void aWaitingConsumerWakesForAJobRescheduledEarlier() throws Exception {
         SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(Clock.systemUTC()));
         long id = queue.put("much later", null, EnqueueOptions.defaults().delay(Duration.ofHours(1)));

@@ -35,7 +35,7 @@ class RetentionTest extends QueueTestBase {
         Job<Object> leased = queue.getNowait();
         clock.advance(Duration.ofMinutes(31));
 
-        assertThat(queue.jobs().engine().runRetention()).isEqualTo(3);
+        assertThat(queue.runRetention()).isEqualTo(3);
 
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 1, 1, 1));
         queue.ack(leased);
@@ -49,12 +49,12 @@ class RetentionTest extends QueueTestBase {
         queue.fail(queue.getNowait(), "dead");
 
         clock.advance(SimpleQueue.DEFAULT_ACKED_RETENTION.minusMillis(1));
-        assertThat(queue.jobs().engine().runRetention()).isZero();
+        assertThat(queue.runRetention()).isZero();
         clock.advance(Duration.ofMillis(2));
-        assertThat(queue.jobs().engine().runRetention()).isEqualTo(1);
+        assertThat(queue.runRetention()).isEqualTo(1);
 
         clock.advance(Duration.ofDays(365));
-        assertThat(queue.jobs().engine().runRetention()).isZero();
+        assertThat(queue.runRetention()).isZero();
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
     }
 
@@ -66,7 +66,7 @@ class RetentionTest extends QueueTestBase {
         queue.fail(queue.getNowait(), "dead");
         clock.advance(Duration.ofDays(2).plusMillis(1));
 
-        assertThat(queue.jobs().engine().runRetention()).isEqualTo(1);
+        assertThat(queue.runRetention()).isEqualTo(1);
         assertThat(queue.stats().total()).isZero();
     }
 
@@ -81,7 +81,7 @@ class RetentionTest extends QueueTestBase {
         }
         clock.advance(Duration.ofMillis(1));
 
-        assertThat(queue.jobs().engine().runRetention()).isEqualTo(jobs);
+        assertThat(queue.runRetention()).isEqualTo(jobs);
         assertThat(queue.stats().total()).isZero();
         assertThat(queue.diagnostics().retentionLastDeleted()).isEqualTo(jobs);
         assertThat(queue.diagnostics().retentionLastRunAt()).isEqualTo(clock.instant());
@@ -99,9 +99,9 @@ class RetentionTest extends QueueTestBase {
         longLived.fail(longLived.getNowait(), "dead");
         clock.advance(Duration.ofMinutes(2));
 
-        assertThat(shortLived.jobs().engine().runRetention()).isZero();
+        assertThat(shortLived.runRetention()).isZero();
         longLived.close();
-        assertThat(shortLived.jobs().engine().runRetention()).as("once the longer one closed").isEqualTo(2);
+        assertThat(shortLived.runRetention()).as("once the longer one closed").isEqualTo(2);
     }
 
     @Test
@@ -174,7 +174,7 @@ class RetentionTest extends QueueTestBase {
             } else {
                 long expected = finishedAt.entrySet().stream().filter(entry -> now - entry.getValue()
                         > (finishedFailed.get(entry.getKey()) ? failedKept : ackedKept).toMillis()).count();
-                assertThat(queue.jobs().engine().runRetention()).as("seed %d, step %d: deleted", seed, step)
+                assertThat(queue.runRetention()).as("seed %d, step %d: deleted", seed, step)
                         .isEqualTo(expected);
                 finishedAt.entrySet().removeIf(entry -> now - entry.getValue()
                         > (finishedFailed.get(entry.getKey()) ? failedKept : ackedKept).toMillis());

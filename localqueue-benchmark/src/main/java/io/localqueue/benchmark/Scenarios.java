@@ -79,6 +79,7 @@ final class Scenarios {
             addOperationsAndPipelines(profile, all);
             all.add(new ListenerPipelineScenario(profile.listenerConcurrency()));
             all.add(new BacklogScenario());
+            all.add(new RetentionScenario());
             all.add(new ObservationScenario());
             all.add(new InProcessWakeupScenario(false));
             all.add(new CrossProcessWakeupScenario(false));

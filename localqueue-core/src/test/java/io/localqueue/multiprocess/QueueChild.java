@@ -11,7 +11,6 @@ import io.localqueue.QueueClosedException;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueStats;
-import io.localqueue.RetentionRuns;
 import io.localqueue.SimpleQueue;
 import io.localqueue.Worker;
 import java.io.IOException;
@@ -277,7 +276,7 @@ final class QueueChild {
             long deleted = 0;
             int keptOut = 0;
             for (int run = 0; run < runs; run++) {
-                long result = RetentionRuns.runNow(queue);
+                long result = queue.runRetention();
                 if (result < 0) {
                     keptOut++;
                 } else {

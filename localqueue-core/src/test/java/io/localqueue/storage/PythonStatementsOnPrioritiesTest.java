@@ -83,6 +83,38 @@ class PythonStatementsOnPrioritiesTest extends PythonStatementsTestBase {
     }
 
     @Test
+    void aJobPythonPutsWhileThisLibraryClaimsTakesItsPlaceOnceTheSweepIntervalPassed() throws SQLException {
+        try (SimpleQueue<Object> queue = javaQueue()) {
+            assertThat(List.of(queue.getNowait(), queue.getNowait())).extracting(Job::id)
+                    .containsExactly(urgent, plain);
+            long fromPython;
+            try (Connection python = pythonOpens()) {
+                fromPython = PythonStatements.put(python, QUEUE, "\"from python\"", null, now());
+            }
+            clock.advance(Duration.ofMillis(50));
+
+            assertThat(List.of(queue.getNowait(), queue.getNowait())).extracting(Job::id)
+                    .containsExactly(fromPython, keyed);
+        }
+    }
+
+    @Test
+    void aClaimThatFindsTooFewPrioritizedJobsLooksForJobsPythonPutAtOnce() throws SQLException {
+        try (SimpleQueue<Object> queue = javaQueue()) {
+            assertThat(List.of(queue.getNowait(), queue.getNowait(), queue.getNowait())).extracting(Job::id)
+                    .containsExactly(urgent, plain, keyed);
+            long fromPython;
+            try (Connection python = pythonOpens()) {
+                fromPython = PythonStatements.put(python, QUEUE, "\"from python\"", null, now());
+            }
+
+            Job<Object> job = queue.getNowait();
+            assertThat(job.id()).isEqualTo(fromPython);
+            assertThat(job.priority()).isZero();
+        }
+    }
+
+    @Test
     void pythonsOpenTimeStatementsLeaveTheAddedColumnsAndTheirIndexInPlace() throws SQLException {
         try (Connection python = pythonOpens()) {
             assertThat(RawSqlite.query(python, "SELECT name FROM pragma_table_info('messages')"))

@@ -359,14 +359,23 @@ public final class QueueSettings {
         /**
          * Checks the durations.
          *
-         * @throws IllegalArgumentException when {@code acked} is null or either is negative
+         * @throws IllegalArgumentException when {@code acked} is null, or either is negative or longer than
+         *                                  {@link SimpleQueue#LONGEST_DURATION}
          */
         public Retention {
-            if (acked == null || acked.isNegative()) {
-                throw new IllegalArgumentException("acked retention must be zero or more, got " + acked);
+            requireRetention(acked, "acked");
+            if (failed != null) {
+                requireRetention(failed, "failed");
             }
-            if (failed != null && failed.isNegative()) {
-                throw new IllegalArgumentException("failed retention must be zero or more, got " + failed);
+        }
+
+        private static void requireRetention(@Nullable Duration kept, String what) {
+            if (kept == null || kept.isNegative()) {
+                throw new IllegalArgumentException(what + " retention must be zero or more, got " + kept);
+            }
+            if (kept.compareTo(SimpleQueue.LONGEST_DURATION) > 0) {
+                throw new IllegalArgumentException(what + " retention must be at most "
+                        + SimpleQueue.LONGEST_DURATION.toDays() + " days, got " + kept.toDays() + " days");
             }
         }
     }

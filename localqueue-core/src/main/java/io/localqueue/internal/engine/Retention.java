@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,9 @@ final class Retention implements AutoCloseable {
 
     /** The most rows one transaction deletes. */
     static final int BATCH_ROWS = 500;
+
+    /** The longest pause between two batches of one run. */
+    static final Duration LONGEST_PAUSE = Duration.ofMillis(50);
 
     /** How often each queue is looked at. */
     static final Duration INTERVAL = Duration.ofMinutes(1);
@@ -134,17 +138,22 @@ final class Retention implements AutoCloseable {
         return total;
     }
 
-    /** Deletes batch after batch, each its own transaction, until a batch comes back short. */
+    /**
+     * Deletes batch after batch, each its own transaction, until a batch comes back short; after each batch it pauses
+     * as long as the batch took (at most {@link #LONGEST_PAUSE}), so that claims and puts keep at least half of the
+     * write lock's time while a large backlog of finished rows goes.
+     */
     private long deleteAll(String queue, int status, long cutoff, DurabilityMode durability) {
         long deleted = 0;
         while (true) {
+            long started = System.nanoTime();
             int batch = store.write(WriteOptions.standard("retention", durability), () -> { },
                     writes -> writes.deleteFinished(queue, status, cutoff, BATCH_ROWS));
             deleted += batch;
             if (batch < BATCH_ROWS || Thread.currentThread().isInterrupted()) {
                 return deleted;
             }
-            Thread.yield();
+            LockSupport.parkNanos(Math.min(System.nanoTime() - started, LONGEST_PAUSE.toNanos()));
         }
     }
 

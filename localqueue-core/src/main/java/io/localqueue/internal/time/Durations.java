@@ -2,6 +2,7 @@ package io.localqueue.internal.time;
 
 import io.localqueue.InvalidArgumentException;
 import java.time.Duration;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,25 @@ public final class Durations {
     public static final long FOREVER = Long.MAX_VALUE;
 
     private Durations() {
+    }
+
+    /**
+     * Returns an instant in epoch milliseconds, refusing one a queue cannot store.
+     *
+     * @param at the instant, not null
+     * @param name the parameter name used in the error message
+     * @return the epoch milliseconds
+     * @throws IllegalArgumentException when null or outside the epoch milliseconds a {@code long} holds
+     */
+    public static long epochMillis(@Nullable Instant at, String name) {
+        if (at == null) {
+            throw new InvalidArgumentException(name, name + " must not be null");
+        }
+        try {
+            return at.toEpochMilli();
+        } catch (ArithmeticException tooFar) {
+            throw new InvalidArgumentException(name, name + " lies beyond what a queue can store: " + at, tooFar);
+        }
     }
 
     /**

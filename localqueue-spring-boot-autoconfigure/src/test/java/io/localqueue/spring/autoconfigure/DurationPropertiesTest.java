@@ -66,7 +66,11 @@ class DurationPropertiesTest {
                 Arguments.of("localqueue.retention.acked", "-1s"),
                 Arguments.of("localqueue.retention.failed", "-1s"),
                 Arguments.of("localqueue.queues.emails.retention.acked", "-1s"),
-                Arguments.of("localqueue.queues.emails.retention.failed", "-1s"));
+                Arguments.of("localqueue.queues.emails.retention.failed", "-1s"),
+                Arguments.of("localqueue.retention.acked", "200000000000d"),
+                Arguments.of("localqueue.retention.failed", "200000000000d"),
+                Arguments.of("localqueue.queues.emails.retention.acked", "200000000000d"),
+                Arguments.of("localqueue.queues.reports.retention.acked", "200000000000d"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.Receipts;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.StoredHeaders;
+import io.localqueue.internal.store.sqlite.PriorityStatements.Sweep;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -235,9 +236,8 @@ final class ClaimStatements {
     }
 
     /**
-     * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows: in due order for a
-     * queue that never used priorities, in one statement; by priority for one that did, which the plain claim, taking
-     * nothing, gives way to (and which this connection then claims by priority straight away).
+     * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows
+     * ({@link #claimDue}).
      *
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
      * @param holder the claiming process's holder name, which the receipts carry, or null for none
@@ -255,20 +255,50 @@ final class ClaimStatements {
             }
             reclaimed = reclaim(session, queue, now);
         }
-        String receiptPrefix = Receipts.newPrefix(holder);
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
+        claimDue(session, queue, now, leaseUntil, limit, budget, Receipts.newPrefix(holder), rows);
+        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+    }
+
+    /**
+     * Leases up to {@code limit} due rows: in due order for a queue that never used priorities, in one statement; by
+     * priority for one that did, which the plain claim, taking nothing, gives way to (and which this connection then
+     * claims by priority straight away), after sweeping its rows without a priority unless this connection found none
+     * lately and the priority index has enough due rows.
+     */
+    private static void claimDue(Session session, String queue, long now, long leaseUntil, int limit, int budget,
+                                 String receiptPrefix, List<ClaimedRow> rows) throws SQLException {
         if (!session.knownPrioritized(queue)) {
             Taken plain = lease(session, budget > 0 ? CLAIM_WITH_BUDGET : CLAIM, receiptPrefix, queue, now,
                     leaseUntil, limit, budget, null, rows);
             if (plain.count() > 0) {
-                return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+                return;
             }
         }
-        if (PriorityStatements.sweepIfUsed(session, queue)) {
-            session.rememberPrioritized(queue);
+        boolean looked = !session.caughtUpWithin(queue, now, PriorityStatements.SWEEP_AGAIN_AFTER_MILLIS);
+        if (looked && sweep(session, queue, now) == Sweep.NOT_USED) {
+            if (session.knownPrioritized(queue)) {
+                // only a first prioritized put of this connection's that was rolled back leaves it so
+                session.forgetPrioritized(queue);
+                claimDue(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+            }
+            return;
+        }
+        claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+        if (rows.size() < limit && !looked && sweep(session, queue, now) == Sweep.SWEPT) {
             claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
         }
-        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+    }
+
+    /** Sweeps the queue's rows without a priority and remembers what this connection found. */
+    private static Sweep sweep(Session session, String queue, long now) throws SQLException {
+        Sweep sweep = PriorityStatements.sweep(session, queue);
+        if (sweep == Sweep.CAUGHT_UP) {
+            session.rememberCaughtUp(queue, now);
+        } else if (sweep == Sweep.SWEPT) {
+            session.rememberBehind(queue);
+        }
+        return sweep;
     }
 
     /**

@@ -114,7 +114,7 @@ final class EnqueueStatements {
                 return Enqueued.full(newRows, false);
             }
         }
-        if (jobs.stream().anyMatch(job -> job.priority() != 0) && !PriorityStatements.used(session, queue)) {
+        if (jobs.stream().anyMatch(job -> job.priority() != 0)) {
             PriorityStatements.start(session, queue);
         }
         if (jobs.size() > 1 && jobs.stream().allMatch(job -> job.jobId() == null && job.plainAt(now))) {

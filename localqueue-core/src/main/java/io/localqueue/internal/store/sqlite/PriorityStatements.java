@@ -9,6 +9,11 @@ import java.sql.SQLException;
  * jobs walk. Rows put without one (before that put, or by the Python library, which names no priority) get 0 from
  * the claims' sweep, which walks the ids put since the last sweep by rowid. A queue that never used a priority pays
  * a lookup inside its claim statement, and one read more only when the claim found nothing due.
+ *
+ * <p>Once a connection's sweep found nothing left, its claims look again only after {@link #SWEEP_AGAIN_AFTER_MILLIS}
+ * or when the priority index has fewer due rows than they ask for: only another library's puts (or this library's
+ * before the queue's first prioritized put) lack a priority, and a read before every claim cost a tenth of a claim
+ * and ack on a large backlog.
  */
 final class PriorityStatements {
 
@@ -35,35 +40,59 @@ final class PriorityStatements {
     /** At most this many ids are swept in one claim, so a queue's first prioritized claims stay short. */
     static final long SWEEP_IDS = 50_000;
 
+    /**
+     * How long a connection that found nothing left to sweep claims without looking again, unless the claim comes up
+     * short: the longest a job put without a priority waits behind less urgent ones.
+     */
+    static final long SWEEP_AGAIN_AFTER_MILLIS = 50;
+
     private PriorityStatements() {
     }
 
-    /** Tells whether the queue uses priorities. */
+    /** Tells whether the queue uses priorities, reading only the first time this connection finds that it does. */
     static boolean used(Session session, String queue) throws SQLException {
-        return session.queryLong(SWEPT_THROUGH, statement -> statement.setString(1, queue)) != null;
+        if (session.knownPrioritized(queue)) {
+            return true;
+        }
+        boolean used = session.queryLong(SWEPT_THROUGH, statement -> statement.setString(1, queue)) != null;
+        if (used) {
+            session.rememberPrioritized(queue);
+        }
+        return used;
     }
 
-    /** Records that the queue uses priorities, if it was not already. */
+    /** Records that the queue uses priorities, if it was not already known to. */
     static void start(Session session, String queue) throws SQLException {
-        session.update(START, statement -> statement.setString(1, queue));
+        if (!used(session, queue)) {
+            session.update(START, statement -> statement.setString(1, queue));
+            session.rememberPrioritized(queue);
+        }
+    }
+
+    /** What a sweep found. */
+    enum Sweep {
+        /** The queue never used priorities; nothing was read but that. */
+        NOT_USED,
+        /** Every row of the queue put so far has a priority. */
+        CAUGHT_UP,
+        /** Some ids put since the last sweep were swept; more may be left. */
+        SWEPT
     }
 
     /**
      * Gives the queue's rows without a priority put since the last sweep (at most {@link #SWEEP_IDS} ids) the default,
      * when the queue uses priorities.
-     *
-     * @return false when the queue never used priorities, and nothing was read but that
      */
-    static boolean sweepIfUsed(Session session, String queue) throws SQLException {
+    static Sweep sweep(Session session, String queue) throws SQLException {
         long[] sweptAndLast = session.query(SWEPT_AND_LAST, statement -> statement.setString(1, queue),
                 rows -> rows.next() ? new long[] {rows.getLong(1), rows.getLong(2)} : null);
         if (sweptAndLast == null) {
-            return false;
+            return Sweep.NOT_USED;
         }
         long swept = sweptAndLast[0];
         long last = sweptAndLast[1];
         if (last <= swept) {
-            return true;
+            return Sweep.CAUGHT_UP;
         }
         long through = Math.min(last, swept + SWEEP_IDS);
         session.update(SWEEP, statement -> {
@@ -75,6 +104,6 @@ final class PriorityStatements {
             statement.setString(1, queue);
             statement.setLong(2, through);
         });
-        return true;
+        return Sweep.SWEPT;
     }
 }

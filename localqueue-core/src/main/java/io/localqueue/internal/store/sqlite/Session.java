@@ -6,9 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConnection;
 import org.slf4j.Logger;
@@ -34,11 +32,16 @@ final class Session implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Session.class);
 
+    private static final long NOT_CAUGHT_UP = Long.MIN_VALUE;
+
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final boolean keepsGeneratedKeys;
-    /** The queues this connection found using priorities; a queue never stops using them, so none leaves. */
-    private final Set<String> prioritizedQueues = new HashSet<>();
+    /**
+     * The queues this connection found using priorities (a queue never stops using them, so none leaves), each with
+     * the claim time at which it last found no row left to sweep, or {@link #NOT_CAUGHT_UP}.
+     */
+    private final Map<String, Long> prioritizedQueues = new HashMap<>();
 
     Session(Connection connection) {
         this.connection = connection;
@@ -47,12 +50,36 @@ final class Session implements AutoCloseable {
 
     /** Tells whether this connection found the queue using priorities before. */
     boolean knownPrioritized(String queue) {
-        return prioritizedQueues.contains(queue);
+        return prioritizedQueues.containsKey(queue);
     }
 
     /** Remembers that the queue uses priorities, which it does from then on. */
     void rememberPrioritized(String queue) {
-        prioritizedQueues.add(queue);
+        prioritizedQueues.putIfAbsent(queue, NOT_CAUGHT_UP);
+    }
+
+    /** Remembers that the queue uses priorities and that, at {@code now}, none of its rows was left to sweep. */
+    void rememberCaughtUp(String queue, long now) {
+        prioritizedQueues.put(queue, now);
+    }
+
+    /** Forgets that the queue uses priorities, for a first prioritized put that was rolled back. */
+    void forgetPrioritized(String queue) {
+        prioritizedQueues.remove(queue);
+    }
+
+    /** Remembers that the queue uses priorities and may have rows left to sweep. */
+    void rememberBehind(String queue) {
+        prioritizedQueues.put(queue, NOT_CAUGHT_UP);
+    }
+
+    /**
+     * Tells whether this connection found none of the queue's rows left to sweep less than {@code interval}
+     * milliseconds before {@code now} (a clock that went back counts as not).
+     */
+    boolean caughtUpWithin(String queue, long now, long interval) {
+        Long at = prioritizedQueues.get(queue);
+        return at != null && at != NOT_CAUGHT_UP && now >= at && now - at < interval;
     }
 
     /** Sets a statement's parameters. */
