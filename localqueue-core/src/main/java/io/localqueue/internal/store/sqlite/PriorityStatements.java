@@ -12,7 +12,7 @@ import java.sql.SQLException;
  *
  * <p>Once a connection's sweep found nothing left, its claims look again only after {@link #SWEEP_AGAIN_AFTER_MILLIS}
  * or when the priority index has fewer due rows than they ask for: only another library's puts (or this library's
- * before the queue's first prioritized put) lack a priority, and a read before every claim cost a tenth of a claim
+ * before the queue's first prioritized put) lack a priority, and a read before every claim cost about 5 % of a claim
  * and ack on a large backlog.
  */
 final class PriorityStatements {
