@@ -47,6 +47,8 @@ import org.jspecify.annotations.Nullable;
  * @param retentionLastRunAt when the background deletion of the queue's finished jobs last finished, in any process,
  *                           or null when it never did
  * @param retentionLastDeleted how many finished jobs that run deleted
+ * @param pausedAt when the queue was paused for every process ({@link SimpleQueue#pause()}), or null while it runs
+ * @param pausedBy which process paused it ({@code pid@host}), or null while it runs
  *
  * @since 0.1.0
  */
@@ -84,7 +86,9 @@ public record QueueDiagnostics(
         long delayed,
         @Nullable Instant nextDueAt,
         @Nullable Instant retentionLastRunAt,
-        long retentionLastDeleted) {
+        long retentionLastDeleted,
+        @Nullable Instant pausedAt,
+        @Nullable String pausedBy) {
 
     /** The layout version of this report. */
     public static final int SCHEMA_VERSION = 2;
@@ -133,6 +137,8 @@ public record QueueDiagnostics(
         map.put("retention_last_run_at", retentionLastRunAt == null ? null
                 : retentionLastRunAt.toEpochMilli() / 1000.0);
         map.put("retention_last_deleted", retentionLastDeleted);
+        map.put("paused_at", pausedAt == null ? null : pausedAt.toEpochMilli() / 1000.0);
+        map.put("paused_by", pausedBy);
         return Collections.unmodifiableMap(map);
     }
 }

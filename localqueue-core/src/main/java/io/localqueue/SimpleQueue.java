@@ -699,6 +699,41 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
+     * Pauses this queue for every process on the file or schema: within a second no consumer anywhere claims its
+     * jobs (a claim under way finishes), puts continue, leased jobs run to their end and settle, and the pause
+     * outlasts restarts until {@link #resume()}. A {@code Worker}'s or a listener's own {@code pause()} stops one
+     * consumer in one process instead.
+     *
+     * @return true when the queue was running and is paused now; false when it was paused already (its first pause,
+     *         with its time and process, stays)
+     * @since 0.1.0
+     */
+    public boolean pause() {
+        return engine.pause();
+    }
+
+    /**
+     * Lets every process claim from this queue again; consumers waiting in this process wake at once, those of other
+     * processes at the commit, as for a put.
+     *
+     * @return true when the queue was paused; false when it was running
+     * @since 0.1.0
+     */
+    public boolean resume() {
+        return engine.resume();
+    }
+
+    /**
+     * Tells whether this queue is paused for every process, reading the file or schema (never a cached answer).
+     *
+     * @return true while paused
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return engine.pauseState() != null;
+    }
+
+    /**
      * Deletes a job still waiting in this queue, delayed or due, with its headers, so that it never runs; its job id is
      * free again. A job under a lease (its handler may be running), finished, of another queue or unknown is left
      * alone, as is an event-bus delivery an execution reports on.

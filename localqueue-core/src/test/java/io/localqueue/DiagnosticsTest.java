@@ -37,7 +37,7 @@ class DiagnosticsTest extends QueueTestBase {
 
     /** The keys this library adds after the reference's, in order. */
     private static final List<String> ADDED_KEYS = List.of("delayed", "next_due_at", "retention_last_run_at",
-            "retention_last_deleted");
+            "retention_last_deleted", "paused_at", "paused_by");
 
     /** What a database server reports as its journal, where a SQLite file reports {@code wal}. */
     private static final String SERVER_JOURNAL_MODE = "postgresql-wal";

@@ -147,13 +147,46 @@ public final class Subscription {
     }
 
     /**
-     * Stops this process's consumer of the subscription from claiming until {@link #resume()}, without waiting: running
-     * handlers finish and settle as usual, and deliveries claimed but not started go back without being counted. The
-     * pause is local, holds across a stop and start of the bus, and applies to a consumer not started yet.
+     * Pauses the subscription for every process on the file or schema, as {@link io.localqueue.SimpleQueue#pause()}
+     * pauses a queue: within a second no consumer anywhere claims its deliveries, events keep arriving, and the pause
+     * outlasts restarts until {@link #resume()}. {@link #pauseHere()} stops this process's consumer alone.
+     *
+     * @return true when the subscription was running and is paused now; false when it was paused already
+     * @since 0.1.0
+     */
+    public boolean pause() {
+        return bus.engineOf(name).pause();
+    }
+
+    /**
+     * Lets every process claim the subscription's deliveries again.
+     *
+     * @return true when the subscription was paused for every process; false when it was running
+     * @since 0.1.0
+     */
+    public boolean resume() {
+        return bus.engineOf(name).resume();
+    }
+
+    /**
+     * Tells whether the subscription is paused for every process, reading the file or schema.
+     *
+     * @return true between {@link #pause()} and {@link #resume()}, whichever process called them
+     * @since 0.1.0
+     */
+    public boolean isPaused() {
+        return bus.engineOf(name).pauseState() != null;
+    }
+
+    /**
+     * Stops this process's consumer of the subscription from claiming until {@link #resumeHere()}, without waiting:
+     * running handlers finish and settle as usual, and deliveries claimed but not started go back without being
+     * counted. Other processes consume on (to drain one instance); the pause holds across a stop and start of the bus
+     * and applies to a consumer not started yet.
      *
      * @since 0.1.0
      */
-    public synchronized void pause() {
+    public synchronized void pauseHere() {
         paused = true;
         if (consumer != null) {
             consumer.pause();
@@ -161,11 +194,11 @@ public final class Subscription {
     }
 
     /**
-     * Lets this process's consumer of the subscription claim again; does nothing when it is not paused.
+     * Lets this process's consumer of the subscription claim again; does nothing when it is not paused here.
      *
      * @since 0.1.0
      */
-    public synchronized void resume() {
+    public synchronized void resumeHere() {
         paused = false;
         if (consumer != null) {
             consumer.resume();
@@ -173,12 +206,13 @@ public final class Subscription {
     }
 
     /**
-     * Tells whether this process's consumer of the subscription is paused; a paused subscription still consumes.
+     * Tells whether this process's consumer of the subscription is paused; a subscription paused here still consumes
+     * in other processes.
      *
-     * @return true between {@link #pause()} and {@link #resume()}
+     * @return true between {@link #pauseHere()} and {@link #resumeHere()}
      * @since 0.1.0
      */
-    public synchronized boolean isPaused() {
+    public synchronized boolean isPausedHere() {
         return paused;
     }
 

@@ -105,17 +105,45 @@ class SubscriptionConsumerTest extends BusTestBase {
         assertThat(running.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         Subscription billing = bus.subscription("billing");
 
-        billing.pause();
-        assertThat(billing.isPaused()).isTrue();
+        billing.pauseHere();
+        assertThat(billing.isPausedHere()).isTrue();
         assertThat(billing.consuming()).isTrue();
         release.countDown();
 
         await().atMost(BOUND).until(() -> billing.stats().equals(new QueueStats(2, 0, 1, 0)));
         assertThat(handled.get()).isEqualTo(1);
 
-        billing.resume();
-        assertThat(billing.isPaused()).isFalse();
+        billing.resumeHere();
+        assertThat(billing.isPausedHere()).isFalse();
         await().atMost(BOUND).until(() -> billing.stats().equals(new QueueStats(0, 0, 3, 0)));
+    }
+
+    @Test
+    void aSubscriptionPausedForEveryProcessReceivesEventsButHandsNoneOutUntilResumed() throws Exception {
+        EventBus bus = bus();
+        AtomicInteger handled = new AtomicInteger();
+        bus.handler(OrderPlaced.class, "billing", (event, context) -> {
+            handled.incrementAndGet();
+            return null;
+        });
+        Subscription billing = bus.subscription("billing");
+        assertThat(billing.pause()).isTrue();
+        bus.start();
+        for (int i = 0; i < 3; i++) {
+            bus.dispatch(new OrderPlaced(i));
+        }
+
+        await().during(Duration.ofMillis(500)).atMost(BOUND).until(() -> handled.get() == 0);
+        assertThat(billing.stats().ready()).isEqualTo(3);
+        assertThat(billing.isPaused()).isTrue();
+        assertThat(billing.isPausedHere()).as("the local pause is another switch").isFalse();
+        EventBus other = open(EventBus.builder(database()).topology(BusTopology.builder()
+                .route("billing", OrderPlaced.class).build()));
+        assertThat(other.subscription("billing").isPaused()).as("another bus object reads it from the store").isTrue();
+
+        assertThat(other.subscription("billing").resume()).isTrue();
+        await().atMost(BOUND).until(() -> billing.stats().equals(new QueueStats(0, 0, 3, 0)));
+        assertThat(handled.get()).isEqualTo(3);
     }
 
     @Test
@@ -137,17 +165,17 @@ class SubscriptionConsumerTest extends BusTestBase {
         bus.start();
         assertThat(first.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         Subscription billing = bus.subscription("billing");
-        billing.pause();
+        billing.pauseHere();
         release.countDown();
 
         await().atMost(BOUND).until(() -> billing.stats().processing() == 0);
         assertThat(billing.stats().ready()).isEqualTo(20 - attempts.size());
         assertThat(bus.stop(Duration.ofSeconds(5))).isTrue();
         bus.start();
-        assertThat(billing.isPaused()).as("a pause holds until resumed, across a restart of the bus").isTrue();
+        assertThat(billing.isPausedHere()).as("a pause holds until resumed, across a restart of the bus").isTrue();
         assertThat(billing.stats().ready()).isEqualTo(20 - attempts.size());
 
-        billing.resume();
+        billing.resumeHere();
         await().atMost(BOUND).until(() -> billing.stats().equals(new QueueStats(0, 0, 20, 0)));
         assertThat(attempts).as("no delivery was counted twice").hasSize(20).containsOnly(1);
     }

@@ -10,10 +10,13 @@ import static io.localqueue.multiprocess.QueueChild.CONSUME;
 import static io.localqueue.multiprocess.QueueChild.DONE;
 import static io.localqueue.multiprocess.QueueChild.GO;
 import static io.localqueue.multiprocess.QueueChild.LEASE_EXPIRED;
+import static io.localqueue.multiprocess.QueueChild.PAUSED;
+import static io.localqueue.multiprocess.QueueChild.PAUSE_QUEUE;
 import static io.localqueue.multiprocess.QueueChild.PUT;
 import static io.localqueue.multiprocess.QueueChild.PUT_DELAYED;
 import static io.localqueue.multiprocess.QueueChild.PUT_ONE;
 import static io.localqueue.multiprocess.QueueChild.READY;
+import static io.localqueue.multiprocess.QueueChild.RESUME_QUEUE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -33,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -162,6 +166,31 @@ class MultiProcessConsumerTest extends MultiProcessTestBase {
             assertThat(job.claimedAt()).as("never early").isAfterOrEqualTo(due);
             assertThat(Duration.between(due, claimedAt)).as("woken at the due time, not by a later look")
                     .isLessThan(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void aQueuePausedByAnotherProcessHandsOutNothingHereUntilThatProcessResumesIt() throws Exception {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(dir).build()) {
+            queue.put("held");
+            ChildProcess pauser = children.start("pauser", PAUSE_QUEUE, dir);
+            pauser.expect(READY);
+            pauser.send(GO);
+            assertThat(pauser.expect(PAUSED)).containsExactly("true");
+            pauser.awaitSuccess();
+
+            CompletableFuture<Job<Object>> got = CompletableFuture.supplyAsync(() -> queue.get(Duration.ofSeconds(60)));
+            assertThatThrownBy(() -> got.get(1_500, TimeUnit.MILLISECONDS)).as("nothing is claimed while paused")
+                    .isInstanceOf(TimeoutException.class);
+            assertThat(queue.stats().ready()).isEqualTo(1);
+
+            ChildProcess resumer = children.start("resumer", RESUME_QUEUE, dir);
+            resumer.expect(READY);
+            resumer.send(GO);
+            assertThat(resumer.expect(PAUSED)).containsExactly("false");
+            resumer.awaitSuccess();
+
+            assertThat(got.orTimeout(10, TimeUnit.SECONDS).join().data()).isEqualTo("held");
         }
     }
 

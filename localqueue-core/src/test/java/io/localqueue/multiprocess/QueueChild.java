@@ -73,6 +73,9 @@ final class QueueChild {
     static final String PUT_ONE = "put-one";
     static final String PUT_DELAYED = "put-delayed";
     static final String RUN_RETENTION = "run-retention";
+    static final String PAUSE_QUEUE = "pause-queue";
+    static final String RESUME_QUEUE = "resume-queue";
+    static final String PAUSED = "PAUSED";
     static final String CLAIM_AND_WAIT = "claim-and-wait";
     static final String ACK_FOREIGN = "ack-foreign";
     static final String HOLD_WRITE_LOCK = "hold-write-lock";
@@ -107,6 +110,7 @@ final class QueueChild {
             case PUT_ONE -> putOne(Path.of(args[1]));
             case PUT_DELAYED -> putDelayed(Path.of(args[1]), Duration.ofMillis(Long.parseLong(args[2])));
             case RUN_RETENTION -> runRetention(Path.of(args[1]), Integer.parseInt(args[2]));
+            case PAUSE_QUEUE, RESUME_QUEUE -> pauseOrResume(Path.of(args[1]), mode.equals(PAUSE_QUEUE));
             case CLAIM_AND_WAIT -> claimAndWait(Path.of(args[1]), args[2], Duration.ofMillis(Long.parseLong(args[3])));
             case ACK_FOREIGN -> ackForeign(Path.of(args[1]), args[2], Long.parseLong(args[3]), args[4]);
             case HOLD_WRITE_LOCK -> holdWriteLock(Path.of(args[1]), Long.parseLong(args[2]));
@@ -262,6 +266,19 @@ final class QueueChild {
         try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
             protocol.ready();
             protocol.print(PUT, queue.put(payload), payload);
+        }
+    }
+
+    /** Pauses or resumes the default queue for every process; prints PAUSED with whether it is paused after. */
+    private void pauseOrResume(Path directory, boolean pause) throws IOException {
+        try (SimpleQueue<Object> queue = SimpleQueue.builder(directory).build()) {
+            protocol.ready();
+            if (pause) {
+                queue.pause();
+            } else {
+                queue.resume();
+            }
+            protocol.print(PAUSED, queue.isPaused());
         }
     }
 

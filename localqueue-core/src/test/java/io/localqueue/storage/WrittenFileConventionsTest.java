@@ -130,8 +130,8 @@ class WrittenFileConventionsTest extends QueueTestBase {
         assertThat(RawSqlite.pragma(file, "user_version")).isEqualTo(0L);
         assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
                 .extracting(row -> row.get("name"))
-                .containsExactly("localqueue_turns", "message_headers", "messages", "queue_priorities",
-                        "sqlite_sequence");
+                .containsExactly("localqueue_turns", "message_headers", "messages", "queue_controls",
+                        "queue_priorities", "sqlite_sequence");
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
+import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
@@ -198,12 +199,13 @@ public final class QueueEngine {
      *
      * @param timeoutNanos how long to wait
      * @return the leased row
-     * @throws QueueEmptyException when no job could be claimed in time
+     * @throws QueueEmptyException when no job could be claimed in time (saying so when the queue is paused)
      */
     public ClaimedRow claim(long timeoutNanos) {
         List<ClaimedRow> rows = claims.claim(timeoutNanos, 1, () -> false);
         if (rows.isEmpty()) {
-            throw new QueueEmptyException("queue '" + queue + "' is empty");
+            throw new QueueEmptyException("queue '" + queue + "' is "
+                    + (store.pause(queue) != null ? "paused for every process (resume() lets claims run)" : "empty"));
         }
         return rows.get(0);
     }
@@ -489,6 +491,53 @@ public final class QueueEngine {
             wakeWaiters();
         }
         return moved;
+    }
+
+    /**
+     * Pauses the queue for every process on the store, recording this process ({@code pid@host}) as who paused it.
+     *
+     * @return true when it was running
+     */
+    public boolean pause() {
+        String by = ProcessHandle.current().pid() + "@" + hostName();
+        return store.write(WriteOptions.standard("pause", durability), ensureOpen,
+                writes -> writes.pause(queue, by, clock.millis()));
+    }
+
+    /** The host's name as the environment gives it, without a lookup that could wait for DNS. */
+    private static String hostName() {
+        for (String variable : new String[] {"HOSTNAME", "COMPUTERNAME"}) {
+            String name = System.getenv(variable);
+            if (name != null && !name.isBlank()) {
+                return name;
+            }
+        }
+        return "localhost";
+    }
+
+    /**
+     * Lets every process claim from the queue again, and wakes this process's waiting consumers at once (other
+     * processes' wake at the commit, as they do for a put).
+     *
+     * @return true when it was paused
+     */
+    public boolean resume() {
+        boolean resumed = store.write(WriteOptions.standard("resume", durability), ensureOpen,
+                writes -> writes.resume(queue));
+        if (resumed) {
+            wakeWaiters();
+        }
+        return resumed;
+    }
+
+    /**
+     * Reads the queue's pause.
+     *
+     * @return the pause, or null while the queue runs
+     */
+    public @Nullable QueuePause pauseState() {
+        ensureOpen();
+        return store.pause(queue);
     }
 
     /**

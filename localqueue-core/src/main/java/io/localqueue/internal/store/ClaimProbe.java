@@ -10,6 +10,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClaimProbe(@Nullable Long earliestDue, @Nullable Long earliestLeaseEnd) {
 
+    /** What a probe of a paused queue sees: nothing to claim until a commit (the one that resumes it) changes that. */
+    public static final ClaimProbe PAUSED = new ClaimProbe(null, null);
+
     /**
      * Tells whether a claim at {@code now} would find a due job or an expired lease.
      *

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param nextDue the earliest due time after {@code observedAt}, or null when no job is delayed
  * @param retentionLastRun when the queue's retention last finished, by any process, or null when it never did
  * @param retentionLastDeleted how many rows that run deleted
+ * @param pause the queue's pause for every process, or null while it runs
  * @param oldestLeaseUpdate the last change of the stalest leased job, or null when none is leased
  * @param activeLeases leases not yet expired at {@code observedAt}
  * @param expiredLeases leases expired at {@code observedAt} but not yet reclaimed
@@ -35,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nullable Long oldestDue,
                             long delayed, @Nullable Long nextDue, @Nullable Long retentionLastRun,
-                            long retentionLastDeleted,
+                            long retentionLastDeleted, @Nullable QueuePause pause,
                             @Nullable Long oldestLeaseUpdate, long activeLeases, long expiredLeases,
                             @Nullable Long oldestExpiredLease, String engineVersion, String journalMode,
                             int busyTimeoutMs, @Nullable Long databaseSizeBytes, @Nullable Long walSizeBytes,
@@ -85,7 +86,9 @@ public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nu
                 delayed,
                 nextDue == null ? null : Instant.ofEpochMilli(nextDue),
                 retentionLastRun == null ? null : Instant.ofEpochMilli(retentionLastRun),
-                retentionLastDeleted);
+                retentionLastDeleted,
+                pause == null ? null : Instant.ofEpochMilli(pause.pausedAt()),
+                pause == null ? null : pause.pausedBy());
     }
 
     private @Nullable Double ageSeconds(@Nullable Long since) {

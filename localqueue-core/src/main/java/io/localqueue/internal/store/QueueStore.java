@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One database holding queues, as the engine sees it: write transactions made of {@link QueueWrites transitions},
@@ -95,9 +96,17 @@ public interface QueueStore extends AutoCloseable {
      * Reads when a queue next has something to claim, without taking the write lock.
      *
      * @param queue the queue
-     * @return the earliest due job and the earliest lease end
+     * @return the earliest due job and the earliest lease end; {@link ClaimProbe#PAUSED} for a paused queue
      */
     ClaimProbe probe(String queue);
+
+    /**
+     * Reads whether the queue is paused for every process, and since when and by whom.
+     *
+     * @param queue the queue
+     * @return the pause, or null when the queue runs
+     */
+    @Nullable QueuePause pause(String queue);
 
     /**
      * Reads whether a queue holds {@code limit} pending jobs (ready or leased) or more, counting no further than

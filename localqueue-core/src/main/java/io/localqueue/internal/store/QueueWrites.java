@@ -100,6 +100,25 @@ public interface QueueWrites {
     boolean cancel(String queue, long id);
 
     /**
+     * Pauses the queue for every process on the store: no claim takes its jobs until {@link #resume}; a queue paused
+     * already keeps its first pause.
+     *
+     * @param queue the queue
+     * @param by who pauses it, kept with the pause
+     * @param now the time of the pause
+     * @return true when the queue was running and is paused now
+     */
+    boolean pause(String queue, String by, long now);
+
+    /**
+     * Lets every process claim from the queue again.
+     *
+     * @param queue the queue
+     * @return true when the queue was paused
+     */
+    boolean resume(String queue);
+
+    /**
      * Takes a named turn of background work (a queue's retention) for {@code holder} until {@code until}, unless
      * another holder's turn of that name lasts past {@code now}; the same holder may take it again.
      *

@@ -7,6 +7,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** A store that hands every call to a real one, for tests that watch or hold some of them. */
 class ForwardingStore implements QueueStore {
@@ -50,6 +52,11 @@ class ForwardingStore implements QueueStore {
     @Override
     public ClaimProbe probe(String queue) {
         return target.probe(queue);
+    }
+
+    @Override
+    public @Nullable QueuePause pause(String queue) {
+        return target.pause(queue);
     }
 
     @Override

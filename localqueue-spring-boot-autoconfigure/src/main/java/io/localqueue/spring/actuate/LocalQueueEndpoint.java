@@ -241,8 +241,9 @@ public class LocalQueueEndpoint {
     /**
      * Answers the two-segment writes: an action on a whole queue, at {@code /actuator/localqueue/{queue}/{action}}
      * (one of {@link QueueActions#RETRY_DEAD_LETTERS}, {@link QueueActions#PURGE} with {@code olderThan} such as
-     * {@code 7d}, {@link QueueActions#PAUSE} or {@link QueueActions#RESUME} its listeners), and the replay of one of
-     * a subscription's dead letters, at {@code /actuator/localqueue/subscriptions/{subscription}} with
+     * {@code 7d}, {@link QueueActions#PAUSE} or {@link QueueActions#RESUME} the queue for every process, or
+     * {@link QueueActions#PAUSE_HERE} or {@link QueueActions#RESUME_HERE} this instance's listeners), and the replay
+     * of one of a subscription's dead letters, at {@code /actuator/localqueue/subscriptions/{subscription}} with
      * {@code {"messageId": 42}}.
      *
      * @param target the queue name, or {@value #SUBSCRIPTIONS}
@@ -297,8 +298,9 @@ public class LocalQueueEndpoint {
     /**
      * Runs an action on a whole subscription, at
      * {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: {@link QueueActions#RETRY_DEAD_LETTERS},
-     * or {@link QueueActions#PURGE} with {@code olderThan} such as {@code 7d}, which keeps the deliveries of an
-     * execution until the execution is deleted.
+     * {@link QueueActions#PURGE} with {@code olderThan} such as {@code 7d} (which keeps the deliveries of an
+     * execution until the execution is deleted), {@link QueueActions#PAUSE} and {@link QueueActions#RESUME} for every
+     * process, {@link QueueActions#PAUSE_HERE} and {@link QueueActions#RESUME_HERE} for this instance's consumer.
      *
      * @param target {@value #SUBSCRIPTIONS}
      * @param subscription the subscription's name

@@ -19,8 +19,9 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * What an operator may do to a whole queue through the endpoint: replay every dead letter, purge old finished jobs
- * and dead letters, pause or resume its listeners; and to an event-bus subscription: replay every dead letter, purge
- * old finished deliveries and dead letters. Each action reports how many things it changed.
+ * and dead letters, pause or resume it for every process, or only this instance's listeners of it; and to an
+ * event-bus subscription: the same, its handlers in this instance taking the listeners' place. Each action reports
+ * how many things it changed.
  *
  * @since 0.1.0
  */
@@ -30,10 +31,14 @@ public final class QueueActions {
     public static final String RETRY_DEAD_LETTERS = "retry-dead-letters";
     /** Deletes acknowledged jobs and dead letters last changed longer ago than {@code olderThan}. */
     public static final String PURGE = "purge";
-    /** Pauses every listener of the queue. */
+    /** Pauses the queue for every process on the file or schema, every instance of the application included. */
     public static final String PAUSE = "pause";
-    /** Resumes every listener of the queue. */
+    /** Lets every process claim from the queue again. */
     public static final String RESUME = "resume";
+    /** Pauses this instance's listeners of the queue (a subscription's consumer here) only, to drain one instance. */
+    public static final String PAUSE_HERE = "pause-here";
+    /** Resumes this instance's listeners of the queue (a subscription's consumer here). */
+    public static final String RESUME_HERE = "resume-here";
 
     private static final int PAGE = 500;
 
@@ -56,15 +61,18 @@ public final class QueueActions {
             case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), "queue", (limit, offset) -> queue
                     .listFailed(limit, offset).stream().map(FailedMessage::id).toList(), queue::retryFailed);
             case PURGE -> purge(queue.name(), olderThan, queue::purge, "acknowledged job(s) and dead letter(s)");
-            case PAUSE -> containers(queue, action, listeners, QueueListenerContainer::pause, "paused");
-            case RESUME -> containers(queue, action, listeners, QueueListenerContainer::resume, "resumed");
+            case PAUSE -> everywhere(queue.name(), PAUSE, queue.pause());
+            case RESUME -> everywhere(queue.name(), RESUME, queue.resume());
+            case PAUSE_HERE -> containers(queue, action, listeners, QueueListenerContainer::pause, "paused");
+            case RESUME_HERE -> containers(queue, action, listeners, QueueListenerContainer::resume, "resumed");
             default -> null;
         };
     }
 
     /**
-     * Runs one action on an event-bus subscription: {@link #RETRY_DEAD_LETTERS} or {@link #PURGE}, which keeps the
-     * deliveries of an execution until the execution is deleted.
+     * Runs one action on an event-bus subscription: {@link #RETRY_DEAD_LETTERS}, {@link #PURGE} (which keeps the
+     * deliveries of an execution until the execution is deleted), {@link #PAUSE} and {@link #RESUME} for every
+     * process, or {@link #PAUSE_HERE} and {@link #RESUME_HERE} for this instance's consumer.
      *
      * @param subscription the subscription
      * @param action the action
@@ -79,6 +87,10 @@ public final class QueueActions {
                             .toList(), subscription::retryFailed);
             case PURGE -> purge(subscription.name(), olderThan, subscription::purge,
                     "acknowledged deliveries and dead letter(s) no execution holds");
+            case PAUSE -> everywhere(subscription.name(), PAUSE, subscription.pause());
+            case RESUME -> everywhere(subscription.name(), RESUME, subscription.resume());
+            case PAUSE_HERE -> here(subscription, PAUSE_HERE, Subscription::pauseHere, "paused");
+            case RESUME_HERE -> here(subscription, RESUME_HERE, Subscription::resumeHere, "resumed");
             default -> null;
         };
     }
@@ -116,6 +128,19 @@ public final class QueueActions {
         }
         return new ActionDescriptor(name, RETRY_DEAD_LETTERS, retried,
                 "moved " + retried + " dead letter(s) back to the " + noun + stopped);
+    }
+
+    /** Reports a pause or resume for every process: 1 when it changed the state, 0 when it was so already. */
+    private static ActionDescriptor everywhere(String name, String action, boolean changed) {
+        String state = action.equals(PAUSE) ? "paused" : "running";
+        return new ActionDescriptor(name, action, changed ? 1 : 0,
+                changed ? "now " + state + " for every process" : "was " + state + " already");
+    }
+
+    private static ActionDescriptor here(Subscription subscription, String action, Consumer<Subscription> change,
+                                         String done) {
+        change.accept(subscription);
+        return new ActionDescriptor(subscription.name(), action, 1, done + " this instance's consumer");
     }
 
     private static ActionDescriptor containers(SimpleQueue<Object> queue, String action,

@@ -148,6 +148,16 @@ class LocalQueueBusEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(JSON.readTree(all.body()).path("affected").asInt()).isEqualTo(2);
         await().atMost(BOUND).until(() -> handlers.accepted.containsAll(List.of("inv-bad-2", "inv-bad-3")));
         assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/pause", "{}").statusCode())
+                .isEqualTo(200);
+        assertThat(reopened.isPaused()).as("paused for every process").isTrue();
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/resume", "{}").statusCode())
+                .isEqualTo(200);
+        assertThat(reopened.isPaused()).isFalse();
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/pause-here", "{}").statusCode())
+                .isEqualTo(200);
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/resume-here", "{}").statusCode())
+                .isEqualTo(200);
+        assertThat(http.post(app, "/actuator/localqueue/subscriptions/invoices/explode", "{}").statusCode())
                 .isEqualTo(404);
         HttpResponse<String> purgeWithoutBody = http.post(app, "/actuator/localqueue/subscriptions/invoices/purge");
         assertThat(purgeWithoutBody.statusCode()).as("a purge without its JSON body").isEqualTo(400);

@@ -206,15 +206,28 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(http.post(app, "/actuator/localqueue/parked/purge", "{\"olderThan\": \"soon\"}").statusCode())
                 .isEqualTo(400);
 
-        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause", "{}");
-        assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
+        HttpResponse<String> pausedHere = http.post(app, "/actuator/localqueue/mail/pause-here", "{}");
+        assertThat(JSON.readTree(pausedHere.body()).path("affected").asInt()).isEqualTo(1);
         JsonNode listener = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body()).path("listeners").get(0);
         assertThat(listener.path("paused").asBoolean()).isTrue();
         LocalQueueTemplate template = app.getBean(LocalQueueTemplate.class);
         template.put("mail", "waits");
         assertThat(template.stats("mail").ready()).isEqualTo(1);
-        http.post(app, "/actuator/localqueue/mail/resume", "{}");
+        http.post(app, "/actuator/localqueue/mail/resume-here", "{}");
         await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
+
+        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause", "{}");
+        assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
+        assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/mail/pause", "{}").body()).path("message")
+                .asString()).isEqualTo("was paused already");
+        JsonNode report = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body());
+        assertThat(report.path("listeners").get(0).path("paused").asBoolean()).as("the local switch").isFalse();
+        assertThat(app.getBean(LocalQueueRegistry.class).queue("mail").isPaused()).isTrue();
+        template.put("mail", "waits for every process");
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> template.stats("mail").ready() == 1);
+        http.post(app, "/actuator/localqueue/mail/resume", "{}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 2);
 
         assertThat(http.post(app, "/actuator/localqueue/mail/explode", "{}").statusCode()).isEqualTo(404);
         assertThat(http.post(app, "/actuator/localqueue/nope/pause", "{}").statusCode()).isEqualTo(404);
@@ -233,12 +246,12 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(JSON.readTree(replayed.body()).path("affected").asInt()).isEqualTo(2);
         assertThat(template.stats("parked").ready()).isEqualTo(2);
 
-        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause");
+        HttpResponse<String> paused = http.post(app, "/actuator/localqueue/mail/pause-here");
         assertThat(paused.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
         template.put("mail", "waits");
         assertThat(template.stats("mail").ready()).isEqualTo(1);
-        assertThat(http.post(app, "/actuator/localqueue/mail/resume").statusCode()).isEqualTo(200);
+        assertThat(http.post(app, "/actuator/localqueue/mail/resume-here").statusCode()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() -> template.stats("mail").acked() == 1);
 
         deadLetter(app, "parked");

@@ -22,10 +22,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class ClaimStatements {
 
-    /** Earliest due time of a ready row and earliest expiry of a lease; both walk an index from its start. */
+    /**
+     * Earliest due time of a ready row and earliest expiry of a lease, both walking an index from its start, and whether
+     * the queue is paused.
+     */
     static final String PROBE = """
             SELECT (SELECT MIN(available_at) FROM messages WHERE queue = ?1 AND status = 0),
-                   (SELECT MIN(lease_until) FROM messages WHERE queue = ?1 AND status = 1)""";
+                   (SELECT MIN(lease_until) FROM messages WHERE queue = ?1 AND status = 1),
+                   """ + PauseStatements.paused(1);
 
     /**
      * What taking a lease back sets: ready again (keeping its due time, so it keeps its place in line), or failed when
@@ -102,18 +106,20 @@ final class ClaimStatements {
      * reference index, of a queue that never used priorities: for one that did, the term outside the walk (whose
      * lookup runs once) leaves none of the rows it found, and the claim goes by priority. The walk stops after
      * {@code LIMIT} rows and never visits rows that are not yet due, however many there are; inside it, the same term
-     * did not stop the walk, which then read every due row of a prioritized backlog (80 ms a claim for 1,000,000).
+     * did not stop the walk, which then read every due row of a prioritized backlog (80 ms a claim for 1,000,000). A
+     * paused queue leaves none either, by a term outside the walk too.
      */
     private static final String DUE_IN_ORDER = """
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
                            WHERE queue = ?4 AND status = 0 AND available_at <= ?3
                            ORDER BY available_at, lease_until, id LIMIT ?5)
                AND NOT EXISTS (SELECT 1 FROM queue_priorities WHERE queue = ?4)
-            """;
+            """ + "   AND NOT " + PauseStatements.paused(4) + "\n";
 
     /**
      * The due rows of the first priority above {@code ?7} with ready rows, of a queue that uses priorities: one seek of
-     * the priority index finds it, then its rows are walked by due time, then id, stopping at the first not yet due.
+     * the priority index finds it, then its rows are walked by due time, then id, stopping at the first not yet due;
+     * none of a paused queue.
      */
     private static final String DUE_OF_NEXT_PRIORITY = """
              WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_priority
@@ -121,7 +127,7 @@ final class ClaimStatements {
                              AND priority = (SELECT MIN(priority) FROM messages
                                               WHERE queue = ?4 AND status = 0 AND priority > ?7)
                            ORDER BY available_at, id LIMIT ?5)
-            """;
+            """ + "   AND NOT " + PauseStatements.paused(4) + "\n";
 
     /**
      * What a claim returns of each row it took, its headers from one rowid probe of {@code message_headers} in the
@@ -161,6 +167,9 @@ final class ClaimStatements {
     static ClaimProbe probe(Session session, String queue) throws SQLException {
         return session.query(PROBE, statement -> statement.setString(1, queue), rows -> {
             rows.next();
+            if (rows.getBoolean(3)) {
+                return ClaimProbe.PAUSED;
+            }
             long due = rows.getLong(1);
             Long earliestDue = rows.wasNull() ? null : due;
             long leaseEnd = rows.getLong(2);

@@ -10,6 +10,7 @@ import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.ClaimTurn;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
@@ -24,6 +25,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue store on one SQLite file in a queue directory, in the layout the Python library shares: one writer
@@ -147,6 +149,11 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public ClaimProbe probe(String queue) {
         return read(session -> ClaimStatements.probe(session, queue));
+    }
+
+    @Override
+    public @Nullable QueuePause pause(String queue) {
+        return read(session -> PauseStatements.pauseOf(session, queue));
     }
 
     @Override

@@ -81,6 +81,17 @@ final class SqliteSchema {
             )""";
 
     /**
+     * The controls of a queue shared by every process on the file, one row per queue that ever had one: its pause
+     * (when and by whom; NULL while it runs).
+     */
+    private static final String CREATE_QUEUE_CONTROLS = """
+            CREATE TABLE IF NOT EXISTS queue_controls (
+                queue     TEXT PRIMARY KEY,
+                paused_at INTEGER,
+                paused_by TEXT
+            )""";
+
+    /**
      * Named turns of background work that one process at a time does (a queue's retention): who has the turn and
      * until when, and when it last finished with what result.
      */
@@ -187,6 +198,7 @@ final class SqliteSchema {
             statement.executeUpdate(CREATE_MESSAGE_HEADERS);
             statement.executeUpdate(CREATE_QUEUE_PRIORITIES);
             statement.executeUpdate(CREATE_TURNS);
+            statement.executeUpdate(CREATE_QUEUE_CONTROLS);
         }
     }
 
@@ -194,7 +206,8 @@ final class SqliteSchema {
     static boolean isCurrent(Connection connection) throws SQLException {
         Set<String> tables = tables(connection);
         Set<String> columns = columns(connection);
-        if (!tables.containsAll(List.of("messages", "message_headers", "queue_priorities", "localqueue_turns"))
+        if (!tables.containsAll(List.of("messages", "message_headers", "queue_priorities", "localqueue_turns",
+                "queue_controls"))
                 || !columns.containsAll(ADDED_COLUMNS) || !columns.containsAll(LOCAL_COLUMN_NAMES)) {
             return false;
         }

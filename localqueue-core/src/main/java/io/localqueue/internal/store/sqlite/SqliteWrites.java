@@ -90,6 +90,16 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
+    public boolean pause(String queue, String by, long now) {
+        return run(writer -> PauseStatements.pause(writer, queue, by, now));
+    }
+
+    @Override
+    public boolean resume(String queue) {
+        return run(writer -> PauseStatements.resume(writer, queue));
+    }
+
+    @Override
     public boolean takeTurn(String name, String holder, long now, long until) {
         return run(writer -> RetentionStatements.takeTurn(writer, name, holder, now, until));
     }

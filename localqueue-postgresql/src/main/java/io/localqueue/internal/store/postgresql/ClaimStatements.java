@@ -54,9 +54,14 @@ final class ClaimStatements {
     /** How many parameters {@link #EARLIEST_DUE} binds, each the queue. */
     private static final int EARLIEST_DUE_PARAMETERS = 3;
 
+    /** A term that holds while the queue bound at its parameter is paused for every host. */
+    static final String PAUSED =
+            "EXISTS (SELECT 1 FROM %1$s.queue_controls WHERE queue = ? AND paused_at IS NOT NULL)";
+
     private static final String PROBE = "SELECT " + EARLIEST_DUE + """
             ,
-                   (SELECT min(lease_until) FROM %1$s.messages WHERE queue = ? AND status = 1)""";
+                   (SELECT min(lease_until) FROM %1$s.messages WHERE queue = ? AND status = 1),
+                   """ + PAUSED;
 
     private static final String ANY_EXPIRED = """
             SELECT EXISTS (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?)""";
@@ -147,7 +152,7 @@ final class ClaimStatements {
                         SELECT r.id FROM %1$s.messages AS r
                          WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority AND r.available_at <= ?
                          ORDER BY r.available_at, r.id LIMIT ? FOR UPDATE SKIP LOCKED) AS d
-                     WHERE levels.priority IS NOT NULL LIMIT ?)
+                     WHERE levels.priority IS NOT NULL AND NOT %3$s LIMIT ?)
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 3 ELSE 1 END,
                    receipt = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN NULL ELSE p.prefix || m.id END,
@@ -162,7 +167,7 @@ final class ClaimStatements {
              WHERE m.id = due.id
             RETURNING m.id, m.payload, m.attempts, m.receipt, m.lease_until, m.available_at,
                       (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status, m.priority,
-                      m.concurrency_key""").replace("%2$s", LEVELS);
+                      m.concurrency_key""").replace("%2$s", LEVELS).replace("%3$s", PAUSED);
 
     private ClaimStatements() {
     }
@@ -181,9 +186,14 @@ final class ClaimStatements {
 
     static ClaimProbe probe(Connection connection, String schema, String queue) throws SQLException {
         try (PreparedStatement probe = connection.prepareStatement(PROBE.formatted(schema))) {
-            probe.setString(bindEarliestDue(probe, queue), queue);
+            int next = bindEarliestDue(probe, queue);
+            probe.setString(next, queue);
+            probe.setString(next + 1, queue);
             try (ResultSet rows = probe.executeQuery()) {
                 rows.next();
+                if (rows.getBoolean(3)) {
+                    return ClaimProbe.PAUSED;
+                }
                 long due = rows.getLong(1);
                 Long earliestDue = rows.wasNull() ? null : due;
                 long leaseEnd = rows.getLong(2);
@@ -354,7 +364,8 @@ final class ClaimStatements {
             claim.setString(7, queue);
             claim.setLong(8, now);
             claim.setInt(9, limit);
-            claim.setInt(10, limit);
+            claim.setString(10, queue);
+            claim.setInt(11, limit);
             try (ResultSet result = claim.executeQuery()) {
                 while (result.next()) {
                     if (result.getInt(8) == RowStatus.FAILED) {

@@ -9,6 +9,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ServerSettings;
@@ -142,6 +143,11 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public ClaimProbe probe(String queue) {
         return read(connection -> ClaimStatements.probe(connection, schema, queue));
+    }
+
+    @Override
+    public @Nullable QueuePause pause(String queue) {
+        return read(connection -> PauseStatements.pauseOf(connection, schema, queue));
     }
 
     @Override

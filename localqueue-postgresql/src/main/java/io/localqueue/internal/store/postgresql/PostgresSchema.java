@@ -100,6 +100,17 @@ final class PostgresSchema {
                 last_deleted bigint
             )""";
 
+    /**
+     * The controls of a queue shared by every host on the schema, one row per queue that ever had one: its pause (when
+     * and by whom; NULL while it runs).
+     */
+    private static final String CREATE_QUEUE_CONTROLS = """
+            CREATE TABLE IF NOT EXISTS %1$s.queue_controls (
+                queue     text PRIMARY KEY,
+                paused_at bigint,
+                paused_by text
+            )""";
+
     private static final String CREATE_HEADERS = """
             CREATE TABLE IF NOT EXISTS %1$s.message_headers (
                 message_id bigint PRIMARY KEY REFERENCES %1$s.messages (id) ON DELETE CASCADE,
@@ -240,6 +251,7 @@ final class PostgresSchema {
             }
             statement.execute(CREATE_HEADERS.formatted(schema));
             statement.execute(CREATE_TURNS.formatted(schema));
+            statement.execute(CREATE_QUEUE_CONTROLS.formatted(schema));
             for (String busTable : BUS_TABLES) {
                 statement.execute(busTable.formatted(schema));
             }

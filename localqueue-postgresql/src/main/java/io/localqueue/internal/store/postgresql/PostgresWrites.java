@@ -151,6 +151,18 @@ final class PostgresWrites implements QueueWrites {
     }
 
     @Override
+    public boolean pause(String queue, String by, long now) {
+        return run(c -> PauseStatements.pause(c, schema, queue, by, now));
+    }
+
+    @Override
+    public boolean resume(String queue) {
+        boolean resumed = run(c -> PauseStatements.resume(c, schema, queue));
+        wakes |= resumed;
+        return resumed;
+    }
+
+    @Override
     public boolean takeTurn(String name, String holder, long now, long until) {
         return run(c -> RetentionStatements.takeTurn(c, schema, name, holder, now, until));
     }

@@ -44,7 +44,7 @@ class QueryPlansTest extends LayoutTestBase {
         String claim = ClaimStatements.CLAIM.formatted(schema);
 
         for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
-                "50", "50")) {
+                "50", "'drain'", "50")) {
             assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
         }
@@ -58,7 +58,7 @@ class QueryPlansTest extends LayoutTestBase {
         String probe = "SELECT " + ClaimStatements.EARLIEST_DUE.formatted(schema);
 
         for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
-                "50", "50")) {
+                "50", "'drain'", "50")) {
             assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
         }
