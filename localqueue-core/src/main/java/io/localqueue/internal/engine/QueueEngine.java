@@ -494,14 +494,19 @@ public final class QueueEngine {
     }
 
     /**
-     * Pauses the queue for every process on the store, recording this process ({@code pid@host}) as who paused it.
+     * Pauses the queue for every process on the store, recording this process ({@code pid@host}) as who paused it;
+     * this process's cached figures are taken again, so its next cached read shows the pause.
      *
      * @return true when it was running
      */
     public boolean pause() {
         String by = ProcessHandle.current().pid() + "@" + hostName();
-        return store.write(WriteOptions.standard("pause", durability), ensureOpen,
+        boolean paused = store.write(WriteOptions.standard("pause", durability), ensureOpen,
                 writes -> writes.pause(queue, by, clock.millis()));
+        if (paused) {
+            snapshots.take(queue, clock);
+        }
+        return paused;
     }
 
     /** The host's name as the environment gives it, without a lookup that could wait for DNS. */
@@ -517,7 +522,7 @@ public final class QueueEngine {
 
     /**
      * Lets every process claim from the queue again, and wakes this process's waiting consumers at once (other
-     * processes' wake at the commit, as they do for a put).
+     * processes' wake at the commit, as they do for a put); this process's cached figures are taken again.
      *
      * @return true when it was paused
      */
@@ -526,6 +531,7 @@ public final class QueueEngine {
                 writes -> writes.resume(queue));
         if (resumed) {
             wakeWaiters();
+            snapshots.take(queue, clock);
         }
         return resumed;
     }

@@ -222,6 +222,8 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
                 .asString()).isEqualTo("was paused already");
         JsonNode report = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body());
         assertThat(report.path("listeners").get(0).path("paused").asBoolean()).as("the local switch").isFalse();
+        assertThat(report.path("diagnostics").path("pausedBy").asString()).as("the cached read shows the pause")
+                .contains("@");
         assertThat(app.getBean(LocalQueueRegistry.class).queue("mail").isPaused()).isTrue();
         template.put("mail", "waits for every process");
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
