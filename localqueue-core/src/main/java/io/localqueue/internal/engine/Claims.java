@@ -50,6 +50,8 @@ final class Claims {
     private final int claimBudget;
     /** After a claim found work, the next claim skips the probe: the queue most likely has more. */
     private volatile boolean lastClaimFound;
+    /** Whether the last read before a claim found the queue paused for every process. */
+    private volatile boolean pausedAtLastLook;
 
     /**
      * Creates the claims of one queue.
@@ -113,6 +115,9 @@ final class Claims {
             }
             long now = clock.millis();
             @Nullable ClaimProbe probe = lastClaimFound ? null : store.probe(queue);
+            if (probe != null) {
+                pausedAtLastLook = probe == ClaimProbe.PAUSED;
+            }
             if (probe == null || probe.claimable(now) || !ended.isEmpty()) {
                 if (probe != null) {
                     leaseExpiry.forget();
@@ -135,6 +140,16 @@ final class Claims {
             }
         }
         return List.of();
+    }
+
+    /**
+     * Tells whether the last read before a claim found the queue paused for every process, so that an empty-handed
+     * claim can say why without another read.
+     *
+     * @return true when that read saw the pause
+     */
+    boolean pausedAtLastLook() {
+        return pausedAtLastLook;
     }
 
     /**

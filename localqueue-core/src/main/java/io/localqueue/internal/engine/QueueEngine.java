@@ -205,7 +205,7 @@ public final class QueueEngine {
         List<ClaimedRow> rows = claims.claim(timeoutNanos, 1, () -> false);
         if (rows.isEmpty()) {
             throw new QueueEmptyException("queue '" + queue + "' is "
-                    + (store.pause(queue) != null ? "paused for every process (resume() lets claims run)" : "empty"));
+                    + (claims.pausedAtLastLook() ? "paused for every process (resume() lets claims run)" : "empty"));
         }
         return rows.get(0);
     }

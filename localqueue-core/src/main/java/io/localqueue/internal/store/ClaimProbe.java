@@ -10,7 +10,10 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClaimProbe(@Nullable Long earliestDue, @Nullable Long earliestLeaseEnd) {
 
-    /** What a probe of a paused queue sees: nothing to claim until a commit (the one that resumes it) changes that. */
+    /**
+     * What a probe of a paused queue sees: nothing to claim until a commit (the one that resumes it) changes that.
+     * Stores return this very instance, and callers tell it by identity from an empty queue's equal probe.
+     */
     public static final ClaimProbe PAUSED = new ClaimProbe(null, null);
 
     /**

@@ -142,7 +142,7 @@ final class ClaimStatements {
      * priority from the most urgent, the due rows of each by due time then id (a walk that stops at the first row not
      * yet due, so a priority whose rows all wait holds nothing back), until the limit; the returned status tells a
      * lease (1) from a row a claimer's budget made a dead letter (3). Without a budget of the claimer's ({@code 0}),
-     * every row keeps its own and is leased.
+     * every row keeps its own and is leased. A paused queue's claim takes nothing (a one-time term ahead of the walk).
      */
     static final String CLAIM = TakeBackWords.written("""
             WITH RECURSIVE p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until,
