@@ -49,6 +49,12 @@ import org.jspecify.annotations.Nullable;
  * @param retentionLastDeleted how many finished jobs that run deleted
  * @param pausedAt when the queue was paused for every process ({@link SimpleQueue#pause()}), or null while it runs
  * @param pausedBy which process paused it ({@code pid@host}), or null while it runs
+ * @param maxConcurrent the queue's limit of jobs leased at once, which every process obeys, or null for none
+ * @param maxConcurrentPerKey the queue's limit of jobs of one concurrency key leased at once, or null for none
+ * @param rateLimitPermits how many claims the queue's rate limit lets through per period, or null for none
+ * @param rateLimitPeriodSeconds the rate limit's period, or null for none
+ * @param heldJobs ready jobs a full concurrency key holds back; due jobs a limit leaves before a claim reaches them
+ *                 are not counted
  *
  * @since 0.1.0
  */
@@ -88,7 +94,12 @@ public record QueueDiagnostics(
         @Nullable Instant retentionLastRunAt,
         long retentionLastDeleted,
         @Nullable Instant pausedAt,
-        @Nullable String pausedBy) {
+        @Nullable String pausedBy,
+        @Nullable Integer maxConcurrent,
+        @Nullable Integer maxConcurrentPerKey,
+        @Nullable Integer rateLimitPermits,
+        @Nullable Double rateLimitPeriodSeconds,
+        long heldJobs) {
 
     /** The layout version of this report. */
     public static final int SCHEMA_VERSION = 2;
@@ -96,7 +107,7 @@ public record QueueDiagnostics(
     /**
      * Returns the report as JSON-ready scalars under the snake_case keys of the Python library, in field order, then
      * this library's own ({@code delayed}, {@code next_due_at}, {@code retention_last_run_at},
-     * {@code retention_last_deleted}); every time is in epoch seconds.
+     * {@code retention_last_deleted}, the pause, the limits and {@code held_jobs}); every time is in epoch seconds.
      *
      * @return an unmodifiable map whose values are strings, numbers, or null
      */
@@ -139,6 +150,11 @@ public record QueueDiagnostics(
         map.put("retention_last_deleted", retentionLastDeleted);
         map.put("paused_at", pausedAt == null ? null : pausedAt.toEpochMilli() / 1000.0);
         map.put("paused_by", pausedBy);
+        map.put("max_concurrent", maxConcurrent);
+        map.put("max_concurrent_per_key", maxConcurrentPerKey);
+        map.put("rate_limit_permits", rateLimitPermits);
+        map.put("rate_limit_period_seconds", rateLimitPeriodSeconds);
+        map.put("held_jobs", heldJobs);
         return Collections.unmodifiableMap(map);
     }
 }

@@ -5,6 +5,7 @@ import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.engine.RetentionPolicy;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.LimitChanges;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoredHeaders;
@@ -87,6 +88,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
         this.engine = new QueueEngine(database, name, delivery, durability, maxPendingJobs.orElse(0),
                 builder.clock);
         engine.keepFinished(builder.retention);
+        engine.storeLimits(builder.limits());
         this.jobs = new QueueJobs<>(engine, name, serializer);
     }
 
@@ -734,6 +736,19 @@ public final class SimpleQueue<T> implements AutoCloseable {
     }
 
     /**
+     * Counts the claims of this queue object (its {@code get} calls, and those of the workers and listeners on it)
+     * that found due jobs and took none because a limit held them back; a waiting consumer tries again when a lease
+     * ends or the next permit comes, so the count grows with the time a limit holds the queue back.
+     *
+     * @param limit the limit
+     * @return how many claims it held back since this queue object opened
+     * @since 0.1.0
+     */
+    public long claimsHeldBy(QueueLimit limit) {
+        return engine.claimsHeld(requireArgument(limit, "limit"));
+    }
+
+    /**
      * Deletes a job still waiting in this queue, delayed or due, with its headers, so that it never runs; its job id is
      * free again. A job under a lease (its handler may be running), finished, of another queue or unknown is left
      * alone, as is an event-bus delivery an execution reports on.
@@ -949,6 +964,10 @@ public final class SimpleQueue<T> implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private RetentionPolicy retention = new RetentionPolicy(DEFAULT_ACKED_RETENTION.toMillis(),
                 RetentionPolicy.KEEP);
+        private @Nullable Integer maxConcurrent;
+        private @Nullable Integer maxConcurrentPerKey;
+        private @Nullable Integer ratePermits;
+        private long ratePeriodMillis;
 
         private Builder(@Nullable Path path, Supplier<Database> database, Serializer<T> serializer) {
             this.path = path;
@@ -1038,6 +1057,76 @@ public final class SimpleQueue<T> implements AutoCloseable {
             this.retention = new RetentionPolicy(Durations.requireNonNegativeMillis(acked, "acked"),
                     failed == null ? RetentionPolicy.KEEP : Durations.requireNonNegativeMillis(failed, "failed"));
             return this;
+        }
+
+        /**
+         * Limits how many of the queue's jobs are leased at once, across every process on the store: a claim takes
+         * only as many due jobs as leave at most this many leased, and the rest wait without spending an attempt until
+         * an acknowledgement, a failure, a release or an expired lease frees a slot. The limit is the queue's, stored
+         * when this queue object opens, so every process obeys the one opened last with a limit; a queue object built
+         * without this call leaves the stored limit as it is.
+         *
+         * @param maxConcurrent a positive limit, or 0 to lift the stored one
+         * @return this builder
+         * @throws InvalidArgumentException naming {@code maxConcurrent} when it is negative
+         * @since 0.1.0
+         */
+        public Builder<T> maxConcurrent(int maxConcurrent) {
+            this.maxConcurrent = requireLimit(maxConcurrent, "maxConcurrent");
+            return this;
+        }
+
+        /**
+         * Limits how many jobs of one {@link EnqueueOptions#concurrencyKey(String) concurrency key} are leased at once,
+         * across every process on the store; a job whose key is full waits without spending an attempt and without
+         * holding back jobs of other keys or jobs without a key, which claims take in its place. Stored as the
+         * queue's, like {@link #maxConcurrent(int)}.
+         *
+         * @param maxConcurrentPerKey a positive limit, or 0 to lift the stored one (held jobs go back in line)
+         * @return this builder
+         * @throws InvalidArgumentException naming {@code maxConcurrentPerKey} when it is negative
+         * @since 0.1.0
+         */
+        public Builder<T> maxConcurrentPerKey(int maxConcurrentPerKey) {
+            this.maxConcurrentPerKey = requireLimit(maxConcurrentPerKey, "maxConcurrentPerKey");
+            return this;
+        }
+
+        /**
+         * Limits how many jobs are claimed (first deliveries and redeliveries alike) in any window of {@code period},
+         * across every process on the store; due jobs beyond it stay ready, spend no attempt, and a waiting consumer
+         * sleeps until the next permit. Stored as the queue's, like {@link #maxConcurrent(int)}; a new period counts
+         * the claims the log still holds.
+         *
+         * @param permits how many claims a period holds, positive, or 0 to lift the stored limit
+         * @param period the window, from 1 ms to {@link SimpleQueue#LONGEST_DURATION}; ignored when lifting
+         * @return this builder
+         * @throws InvalidArgumentException naming {@code permits} or {@code period} when out of range
+         * @since 0.1.0
+         */
+        public Builder<T> rateLimit(int permits, Duration period) {
+            int checked = requireLimit(permits, "permits");
+            long millis = 0;
+            if (checked > 0) {
+                millis = Durations.requireNonNegativeMillis(period, "period");
+                if (millis == 0) {
+                    throw new InvalidArgumentException("period", "period must be at least 1 ms, got " + period);
+                }
+            }
+            this.ratePermits = checked;
+            this.ratePeriodMillis = millis;
+            return this;
+        }
+
+        private static int requireLimit(int limit, String name) {
+            if (limit < 0) {
+                throw new InvalidArgumentException(name, name + " must be positive, or 0 to lift it, got " + limit);
+            }
+            return limit;
+        }
+
+        private LimitChanges limits() {
+            return new LimitChanges(maxConcurrent, maxConcurrentPerKey, ratePermits, ratePeriodMillis);
         }
 
         /**

@@ -37,7 +37,8 @@ class DiagnosticsTest extends QueueTestBase {
 
     /** The keys this library adds after the reference's, in order. */
     private static final List<String> ADDED_KEYS = List.of("delayed", "next_due_at", "retention_last_run_at",
-            "retention_last_deleted", "paused_at", "paused_by");
+            "retention_last_deleted", "paused_at", "paused_by", "max_concurrent",
+            "max_concurrent_per_key", "rate_limit_permits", "rate_limit_period_seconds", "held_jobs");
 
     /** What a database server reports as its journal, where a SQLite file reports {@code wal}. */
     private static final String SERVER_JOURNAL_MODE = "postgresql-wal";

@@ -64,13 +64,15 @@ public final class RawSqlite {
 
     /** The schema objects this library adds to a file besides the columns, as {@link #schema(Path)} names them. */
     public static final List<String> ADDED_SCHEMA_OBJECTS = List.of("index idx_messages_priority",
-            "index sqlite_autoindex_localqueue_turns_1", "index sqlite_autoindex_queue_controls_1",
-            "index sqlite_autoindex_queue_priorities_1", "table localqueue_turns", "table message_headers",
-            "table queue_controls", "table queue_priorities");
+            "index idx_messages_held", "index idx_messages_leased_keys",
+            "index sqlite_autoindex_localqueue_turns_1", "index sqlite_autoindex_queue_claims_1",
+            "index sqlite_autoindex_queue_controls_1", "index sqlite_autoindex_queue_priorities_1",
+            "table localqueue_turns", "table message_headers", "table queue_claims", "table queue_controls",
+            "table queue_priorities");
 
     /** The tables this library adds to a file, as {@link #tables(Path)} names them. */
     public static final List<String> ADDED_TABLES = List.of("localqueue_turns", "message_headers",
-            "queue_controls", "queue_priorities");
+            "queue_claims", "queue_controls", "queue_priorities");
 
     /**
      * Runs a query and returns every row as column name to value, in column order; integers read as {@code Long},

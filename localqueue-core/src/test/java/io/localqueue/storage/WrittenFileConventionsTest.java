@@ -107,15 +107,23 @@ class WrittenFileConventionsTest extends QueueTestBase {
     }
 
     @Test
-    void messagesHasTheThreeReferenceIndexesAndThePartialIndexOfPrioritizedReadyRows() throws SQLException {
+    void messagesHasTheThreeReferenceIndexesAndThePartialIndexesOfItsOwn() throws SQLException {
         assertThat(indexList(file)).containsExactlyInAnyOrder(
                 index("idx_messages_job_id", 1, 1),
                 index("idx_messages_dedup_key", 1, 1),
                 index("idx_messages_queue_status", 0, 0),
-                index("idx_messages_priority", 0, 1));
+                index("idx_messages_priority", 0, 1),
+                index("idx_messages_held", 0, 1),
+                index("idx_messages_leased_keys", 0, 1));
         assertThat(indexColumns(file, "idx_messages_priority")).containsExactly("queue", "priority", "available_at");
         assertThat(whereClause(file, "idx_messages_priority"))
                 .isEqualTo("WHERE status = 0 AND priority IS NOT NULL");
+        assertThat(indexColumns(file, "idx_messages_held"))
+                .containsExactly("queue", "concurrency_key", "priority", "available_at");
+        assertThat(whereClause(file, "idx_messages_held")).isEqualTo("WHERE status = 0 AND priority > 1000");
+        assertThat(indexColumns(file, "idx_messages_leased_keys")).containsExactly("queue", "concurrency_key");
+        assertThat(whereClause(file, "idx_messages_leased_keys"))
+                .isEqualTo("WHERE status = 1 AND concurrency_key IS NOT NULL");
         assertThat(indexColumns(file, "idx_messages_job_id")).containsExactly("queue", "job_id");
         assertThat(indexColumns(file, "idx_messages_dedup_key")).containsExactly("queue", "dedup_key");
         assertThat(indexColumns(file, "idx_messages_queue_status"))
@@ -130,8 +138,8 @@ class WrittenFileConventionsTest extends QueueTestBase {
         assertThat(RawSqlite.pragma(file, "user_version")).isEqualTo(0L);
         assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
                 .extracting(row -> row.get("name"))
-                .containsExactly("localqueue_turns", "message_headers", "messages", "queue_controls",
-                        "queue_priorities", "sqlite_sequence");
+                .containsExactly("localqueue_turns", "message_headers", "messages", "queue_claims",
+                        "queue_controls", "queue_priorities", "sqlite_sequence");
     }
 
     @Test

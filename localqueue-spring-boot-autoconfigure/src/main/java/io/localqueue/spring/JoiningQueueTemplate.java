@@ -99,7 +99,8 @@ public final class JoiningQueueTemplate {
     }
 
     private List<Long> within(String queue, List<EnqueueItem<Object>> items) {
-        return interceptor.intercept(queue, items, prepared -> writeWithin(queue, prepared));
+        return interceptor.intercept(queue, queues.withConcurrencyKeys(queue, items),
+                prepared -> writeWithin(queue, prepared));
     }
 
     private List<Long> writeWithin(String queue, List<EnqueueItem<Object>> items) {

@@ -291,8 +291,59 @@ public class LocalQueueProperties {
          */
         private final RetentionOverride retention = new RetentionOverride();
 
+        /**
+         * Most jobs of this queue leased at once, across every process and host on the store; 0 lifts a limit an
+         * earlier start stored. Unset leaves the stored limit as it is.
+         */
+        private @Nullable Integer maxConcurrent;
+
+        /**
+         * Most jobs of one concurrency key leased at once, across every process and host; 0 lifts a limit an earlier
+         * start stored. Unset leaves the stored limit as it is.
+         */
+        private @Nullable Integer maxConcurrentPerKey;
+
+        /**
+         * Concurrency key of the jobs LocalQueueTemplate writes without one: a SpEL expression read against the
+         * payload, such as customerId or ['customer'] for a map; a null result leaves the job without a key.
+         */
+        private @Nullable String concurrencyKey;
+
+        /**
+         * Most claims of this queue in any window of the period, across every process and host.
+         */
+        private final RateLimit rateLimit = new RateLimit();
+
         public RetentionOverride getRetention() {
             return retention;
+        }
+
+        public @Nullable Integer getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(@Nullable Integer maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
+        }
+
+        public @Nullable Integer getMaxConcurrentPerKey() {
+            return maxConcurrentPerKey;
+        }
+
+        public void setMaxConcurrentPerKey(@Nullable Integer maxConcurrentPerKey) {
+            this.maxConcurrentPerKey = maxConcurrentPerKey;
+        }
+
+        public @Nullable String getConcurrencyKey() {
+            return concurrencyKey;
+        }
+
+        public void setConcurrencyKey(@Nullable String concurrencyKey) {
+            this.concurrencyKey = concurrencyKey;
+        }
+
+        public RateLimit getRateLimit() {
+            return rateLimit;
         }
 
         public @Nullable Long getMaxPendingJobs() {
@@ -344,6 +395,40 @@ public class LocalQueueProperties {
 
         public void setFailed(@Nullable Duration failed) {
             this.failed = failed;
+        }
+    }
+
+    /**
+     * A queue's rate limit: both values set it, 0 permits lift a limit an earlier start stored, neither leaves it.
+     *
+     * @since 0.1.0
+     */
+    public static class RateLimit {
+
+        /**
+         * How many claims (first deliveries and redeliveries) the period holds; 0 lifts the stored limit.
+         */
+        private @Nullable Integer permits;
+
+        /**
+         * The window the permits are counted over, such as 1m; any window of this length holds at most the permits.
+         */
+        private @Nullable Duration period;
+
+        public @Nullable Integer getPermits() {
+            return permits;
+        }
+
+        public void setPermits(@Nullable Integer permits) {
+            this.permits = permits;
+        }
+
+        public @Nullable Duration getPeriod() {
+            return period;
+        }
+
+        public void setPeriod(@Nullable Duration period) {
+            this.period = period;
         }
     }
 

@@ -1,10 +1,13 @@
 package io.localqueue.spring;
 
+import io.localqueue.EnqueueItem;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueLimit;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.lang.reflect.Type;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +30,7 @@ public class LocalQueueRegistry implements DisposableBean {
     private final QueueSettings settings;
     private final PayloadSerializers serializers;
     private final Clock clock;
+    private final ConcurrencyKeys concurrencyKeys;
     /** The key type of the queue objects that write bytes a JSON serializer made; no Java type is named so. */
     private static final String SERIALIZED = "serialized JSON";
 
@@ -68,6 +72,7 @@ public class LocalQueueRegistry implements DisposableBean {
      */
     public LocalQueueRegistry(LocalQueueDatabase database, QueueSettings settings, PayloadSerializers serializers,
                               Clock clock) {
+        this.concurrencyKeys = ConcurrencyKeys.of(settings);
         this.database = database;
         this.settings = settings;
         this.serializers = serializers;
@@ -147,6 +152,25 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     /**
+     * Counts the claims that a limit held back, of every queue object of this name the registry opened (one per
+     * payload type).
+     *
+     * @param queue the queue name
+     * @param limit the limit
+     * @return how many claims it held back since the queue objects opened
+     * @since 0.1.0
+     */
+    public long claimsHeldBy(String queue, QueueLimit limit) {
+        long held = 0;
+        for (Map.Entry<Key, SimpleQueue<?>> open : queues.entrySet()) {
+            if (open.getKey().name().equals(queue)) {
+                held += open.getValue().claimsHeldBy(limit);
+            }
+        }
+        return held;
+    }
+
+    /**
      * Returns the clock this registry's queues run on: the system clock unless one was given.
      *
      * @return the clock
@@ -210,7 +234,29 @@ public class LocalQueueRegistry implements DisposableBean {
         if (limit.isPresent()) {
             builder.maxPendingJobs(limit.getAsLong());
         }
+        QueueSettings.Limits limits = settings.limitsFor(name);
+        if (limits.maxConcurrent() != null) {
+            builder.maxConcurrent(limits.maxConcurrent());
+        }
+        if (limits.maxConcurrentPerKey() != null) {
+            builder.maxConcurrentPerKey(limits.maxConcurrentPerKey());
+        }
+        if (limits.ratePermits() != null) {
+            builder.rateLimit(limits.ratePermits(), limits.ratePermits() > 0 ? limits.ratePeriod() : Duration.ZERO);
+        }
         return builder.build();
+    }
+
+    /**
+     * Gives the jobs without a concurrency key the one the queue's configured expression reads from their payload
+     * ({@code localqueue.queues.<name>.concurrency-key}).
+     *
+     * @param queue the queue name
+     * @param items the jobs about to be written
+     * @return the jobs, keyed; the same list when the queue has no expression
+     */
+    List<EnqueueItem<Object>> withConcurrencyKeys(String queue, List<EnqueueItem<Object>> items) {
+        return concurrencyKeys.keyed(queue, items);
     }
 
     private record Key(String name, String type) {

@@ -137,7 +137,8 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
             throw new IllegalArgumentException("options must not be null");
         }
         refuseInsideTransaction("put", queue);
-        return interceptor.intercept(queue, List.of(EnqueueItem.of(payload, jobId).withOptions(options)),
+        return interceptor.intercept(queue,
+                queues.withConcurrencyKeys(queue, List.of(EnqueueItem.of(payload, jobId).withOptions(options))),
                 prepared -> queues.queue(queue).putMany(prepared, timeout).get(0));
     }
 
@@ -306,7 +307,7 @@ public class LocalQueueTemplate implements ApplicationEventPublisherAware {
     }
 
     private EnqueueResult enqueueBatch(String queue, List<EnqueueItem<Object>> batch) {
-        return interceptor.intercept(queue, batch, prepared -> deferring()
+        return interceptor.intercept(queue, queues.withConcurrencyKeys(queue, batch), prepared -> deferring()
                 ? DeferredEnqueue.defer(queues, transactions, queue, prepared, this, events)
                 : EnqueueResult.written(queue, queues.queue(queue).putMany(prepared, maxWait(queue))));
     }

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QueueSettings {
 
-    private static final Queue UNSET = new Queue(null, null, null, null, null);
+    private static final Queue UNSET = new Queue(null, null, null, null, null, Limits.NONE, null);
 
     private final DeliveryPolicy defaultDelivery;
     private final DurabilityMode durability;
@@ -88,7 +88,7 @@ public final class QueueSettings {
             delivery = delivery.withMaxRetries(maxRetries);
         }
         return withQueue(name, new Queue(delivery, maxPendingJobs != null ? maxPendingJobs : queue.maxPendingJobs,
-                queue.producerMaxWait, queue.backoff, queue.retention));
+                queue.producerMaxWait, queue.backoff, queue.retention, queue.limits, queue.concurrencyKey));
     }
 
     /**
@@ -134,7 +134,7 @@ public final class QueueSettings {
         }
         Queue queue = queues.getOrDefault(name, UNSET);
         return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, backoff,
-                queue.retention));
+                queue.retention, queue.limits, queue.concurrencyKey));
     }
 
     /**
@@ -176,7 +176,7 @@ public final class QueueSettings {
             throw new IllegalArgumentException("retention of queue '" + name + "': " + bad.getMessage(), bad);
         }
         return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, queue.backoff,
-                retention));
+                retention, queue.limits, queue.concurrencyKey));
     }
 
     /**
@@ -236,7 +236,7 @@ public final class QueueSettings {
         Duration checked = requireWait(maxWait, "producerMaxWait of queue '" + name + "'");
         Queue queue = queues.getOrDefault(name, UNSET);
         return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, checked, queue.backoff,
-                queue.retention));
+                queue.retention, queue.limits, queue.concurrencyKey));
     }
 
     /**
@@ -318,6 +318,103 @@ public final class QueueSettings {
         return queues.keySet();
     }
 
+    /**
+     * Returns a copy in which one queue opens with these limits, which it stores as the queue's for every process; a
+     * null value leaves what an earlier call set (and, when none did, the stored limit), 0 lifts the stored one.
+     *
+     * @param name the queue name
+     * @param maxConcurrent most jobs of the queue leased at once, or null
+     * @param maxConcurrentPerKey most jobs of one concurrency key leased at once, or null
+     * @return the new settings
+     * @throws IllegalArgumentException when a limit is negative
+     * @since 0.1.0
+     */
+    public QueueSettings withLimits(String name, @Nullable Integer maxConcurrent,
+                                    @Nullable Integer maxConcurrentPerKey) {
+        requireName(name);
+        requireLimit(maxConcurrent, "maxConcurrent of queue '" + name + "'");
+        requireLimit(maxConcurrentPerKey, "maxConcurrentPerKey of queue '" + name + "'");
+        Queue queue = queues.getOrDefault(name, UNSET);
+        Limits limits = new Limits(maxConcurrent != null ? maxConcurrent : queue.limits.maxConcurrent(),
+                maxConcurrentPerKey != null ? maxConcurrentPerKey : queue.limits.maxConcurrentPerKey(),
+                queue.limits.ratePermits(), queue.limits.ratePeriod());
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, queue.backoff,
+                queue.retention, limits, queue.concurrencyKey));
+    }
+
+    /**
+     * Returns a copy in which one queue opens with this rate limit, which it stores as the queue's for every process.
+     *
+     * @param name the queue name
+     * @param permits how many claims any window of {@code period} holds, or 0 to lift the stored limit
+     * @param period the window, positive and at most {@link SimpleQueue#LONGEST_DURATION}; ignored when lifting
+     * @return the new settings
+     * @throws IllegalArgumentException when {@code permits} is negative or {@code period} is missing or out of range
+     * @since 0.1.0
+     */
+    public QueueSettings withRateLimit(String name, int permits, @Nullable Duration period) {
+        requireName(name);
+        requireLimit(permits, "rate limit permits of queue '" + name + "'");
+        if (permits > 0 && (period == null || period.compareTo(Duration.ofMillis(1)) < 0
+                || period.compareTo(SimpleQueue.LONGEST_DURATION) > 0)) {
+            throw new IllegalArgumentException("rate limit period of queue '" + name + "' must be from 1 ms to "
+                    + SimpleQueue.LONGEST_DURATION.toDays() + " days, got " + period);
+        }
+        Queue queue = queues.getOrDefault(name, UNSET);
+        Limits limits = new Limits(queue.limits.maxConcurrent(), queue.limits.maxConcurrentPerKey(), permits,
+                permits > 0 ? period : null);
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, queue.backoff,
+                queue.retention, limits, queue.concurrencyKey));
+    }
+
+    /**
+     * Returns a copy in which {@link LocalQueueTemplate} gives the jobs it writes to one queue without a concurrency
+     * key the key this expression reads from their payload.
+     *
+     * @param name the queue name
+     * @param expression a SpEL expression evaluated against the payload, such as {@code customerId}
+     * @return the new settings
+     * @throws IllegalArgumentException when the expression is blank or does not parse
+     * @since 0.1.0
+     */
+    public QueueSettings withConcurrencyKey(String name, String expression) {
+        requireName(name);
+        ConcurrencyKeys.parse(name, expression);
+        Queue queue = queues.getOrDefault(name, UNSET);
+        return withQueue(name, new Queue(queue.delivery, queue.maxPendingJobs, queue.producerMaxWait, queue.backoff,
+                queue.retention, queue.limits, expression));
+    }
+
+    /**
+     * Returns the limits a queue opens with.
+     *
+     * @param queue the queue name
+     * @return the limits, {@link Limits#NONE} when it has none of its own
+     * @since 0.1.0
+     */
+    public Limits limitsFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null ? Limits.NONE : settings.limits;
+    }
+
+    /**
+     * Returns the expression that gives a queue's jobs their concurrency key.
+     *
+     * @param queue the queue name
+     * @return the expression, or null when the queue has none
+     * @since 0.1.0
+     */
+    public @Nullable String concurrencyKeyFor(String queue) {
+        Queue settings = queues.get(queue);
+        return settings == null ? null : settings.concurrencyKey;
+    }
+
+    private static void requireLimit(@Nullable Integer limit, String what) {
+        if (limit != null && limit < 0) {
+            throw new IllegalArgumentException(what + " must be zero or more (0 lifts it), got " + limit);
+        }
+    }
+
     private QueueSettings withQueue(String name, Queue queue) {
         Map<String, Queue> copy = new LinkedHashMap<>(queues);
         copy.put(name, queue);
@@ -341,7 +438,23 @@ public final class QueueSettings {
     /** A queue's own values; null ones fall back to the defaults. */
     private record Queue(@Nullable DeliveryPolicy delivery, @Nullable Long maxPendingJobs,
                          @Nullable Duration producerMaxWait, @Nullable RetryBackoff backoff,
-                         @Nullable Retention retention) {
+                         @Nullable Retention retention, Limits limits, @Nullable String concurrencyKey) {
+    }
+
+    /**
+     * The limits a queue opens with and stores as the queue's; a null value leaves the stored one, 0 lifts it.
+     *
+     * @param maxConcurrent most jobs of the queue leased at once
+     * @param maxConcurrentPerKey most jobs of one concurrency key leased at once
+     * @param ratePermits how many claims any window of {@code ratePeriod} holds
+     * @param ratePeriod the rate limit's window, set when {@code ratePermits} is positive
+     * @since 0.1.0
+     */
+    public record Limits(@Nullable Integer maxConcurrent, @Nullable Integer maxConcurrentPerKey,
+                         @Nullable Integer ratePermits, @Nullable Duration ratePeriod) {
+
+        /** No limit of the queue's own: the stored ones stay as they are. */
+        public static final Limits NONE = new Limits(null, null, null, null);
     }
 
     /**

@@ -3,7 +3,9 @@ package io.localqueue.internal.engine;
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.QueueEmptyException;
+import io.localqueue.QueueLimit;
 import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimHold;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.ClaimedRow;
@@ -17,6 +19,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +55,10 @@ final class Claims {
     private volatile boolean lastClaimFound;
     /** Whether the last read before a claim found the queue paused for every process. */
     private volatile boolean pausedAtLastLook;
+    /** Why the last claim left due jobs, when the queue's limits made it; null when they did not. */
+    private volatile @Nullable ClaimHold lastHold;
+    /** How many claims each limit held back, by {@link QueueLimit} ordinal. */
+    private final LongAdder[] holds = newCounters();
 
     /**
      * Creates the claims of one queue.
@@ -131,11 +138,15 @@ final class Claims {
                 if (!rows.isEmpty()) {
                     return rows;
                 }
+                ClaimHold hold = lastHold;
+                if (hold != null && hold.until() <= now) {
+                    continue; // the claim held as many jobs as one may: the next carries on at once
+                }
                 if (probe == null) {
                     continue; // the queue ran dry since the last claim: look with a read before waiting
                 }
             }
-            if (nowait || !waits.awaitChange(seen, deadline, millisUntilNextLook(probe, now))) {
+            if (nowait || !waits.awaitChange(seen, deadline, millisUntilNextLook(probe, lastHold, now))) {
                 return List.of();
             }
         }
@@ -153,12 +164,44 @@ final class Claims {
     }
 
     /**
-     * How long a claim may wait for a change: until a job falls due or a lease ends, and, while the queue has leases
-     * that may be other processes', no longer than the next look for ended holders.
+     * Tells why the last claim left due jobs, when the queue's limits made it, so that an empty-handed claim can say
+     * so.
+     *
+     * @return the hold, or null when no limit held the last claim back
      */
-    private long millisUntilNextLook(ClaimProbe probe, long now) {
-        long next = probe.millisUntilNextEvent(now);
+    @Nullable ClaimHold lastHold() {
+        return lastHold;
+    }
+
+    /**
+     * Counts the claims a limit held back, in this process.
+     *
+     * @param control the limit
+     * @return how many claims it held back since this queue object opened
+     */
+    long holds(QueueLimit control) {
+        return holds[control.ordinal()].sum();
+    }
+
+    /**
+     * How long a claim may wait for a change: until a job falls due or a lease ends, and, while the queue has leases
+     * that may be other processes', no longer than the next look for ended holders. When the queue's limits held the
+     * last claim back, its due jobs wait for the hold's end (the rate limit's next permit) or a lease's, not for a
+     * job to fall due: a commit that settles a lease ends the wait sooner.
+     */
+    private long millisUntilNextLook(ClaimProbe probe, @Nullable ClaimHold hold, long now) {
+        long next = hold == null ? probe.millisUntilNextEvent(now)
+                : Math.max(0, Math.min(hold.until() == Long.MAX_VALUE ? Long.MAX_VALUE : hold.until() - now,
+                        probe.earliestLeaseEnd() == null ? Long.MAX_VALUE : probe.earliestLeaseEnd() - now));
         return probe.earliestLeaseEnd() == null ? next : Math.min(next, holders.millisUntilDue());
+    }
+
+    private static LongAdder[] newCounters() {
+        LongAdder[] counters = new LongAdder[QueueLimit.values().length];
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = new LongAdder();
+        }
+        return counters;
     }
 
     /**
@@ -210,6 +253,11 @@ final class Claims {
             reclaimed.accept(claim.reclaimed());
         }
         lastClaimFound = !claim.rows().isEmpty();
+        ClaimHold hold = claim.hold();
+        lastHold = hold;
+        if (hold != null) {
+            holds[hold.limit().ordinal()].increment();
+        }
         return claim.rows();
     }
 

@@ -13,11 +13,15 @@ import io.localqueue.QueueClosedException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
+import io.localqueue.QueueLimit;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.QueuePause;
+import io.localqueue.internal.store.ClaimHold;
+import io.localqueue.internal.store.LimitChanges;
+import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.NewJob;
@@ -204,8 +208,7 @@ public final class QueueEngine {
     public ClaimedRow claim(long timeoutNanos) {
         List<ClaimedRow> rows = claims.claim(timeoutNanos, 1, () -> false);
         if (rows.isEmpty()) {
-            throw new QueueEmptyException("queue '" + queue + "' is "
-                    + (claims.pausedAtLastLook() ? "paused for every process (resume() lets claims run)" : "empty"));
+            throw new QueueEmptyException("queue '" + queue + "' " + whyNothingClaimed());
         }
         return rows.get(0);
     }
@@ -534,6 +537,61 @@ public final class QueueEngine {
             snapshots.take(queue, clock);
         }
         return resumed;
+    }
+
+    /** Says why a claim came back empty-handed, from what its last read and claim saw. */
+    private String whyNothingClaimed() {
+        if (claims.pausedAtLastLook()) {
+            return "is paused for every process (resume() lets claims run)";
+        }
+        ClaimHold hold = claims.lastHold();
+        if (hold == null) {
+            return "is empty";
+        }
+        return switch (hold.limit()) {
+            case MAX_CONCURRENT -> "holds its due jobs back: maxConcurrent jobs are running";
+            case MAX_CONCURRENT_PER_KEY ->
+                    "holds its due jobs back: the concurrency key of each has maxConcurrentPerKey jobs running";
+            case RATE_LIMIT -> "holds its due jobs back: the rate limit's permits for this period are spent";
+        };
+    }
+
+    /**
+     * Stores the limits this queue object was built with as the queue's, for every process on the store, and wakes
+     * this process's waiting consumers, since a raised limit may let them claim.
+     *
+     * @param changes the limits; nothing is written when it holds none
+     */
+    public void storeLimits(LimitChanges changes) {
+        if (!changes.any()) {
+            return;
+        }
+        store.write(WriteOptions.standard("limits", durability), ensureOpen,
+                writes -> {
+                    writes.setLimits(queue, changes, clock.millis());
+                    return null;
+                });
+        wakeWaiters();
+    }
+
+    /**
+     * Reads the limits stored as the queue's, which every process obeys.
+     *
+     * @return the limits, {@link QueueLimits#NONE} for none
+     */
+    public QueueLimits limits() {
+        ensureOpen();
+        return store.limits(queue);
+    }
+
+    /**
+     * Counts the claims of this queue object that a limit held back.
+     *
+     * @param control the limit
+     * @return how many since it opened
+     */
+    public long claimsHeld(QueueLimit control) {
+        return claims.holds(control);
     }
 
     /**

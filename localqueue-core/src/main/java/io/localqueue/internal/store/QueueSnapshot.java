@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param retentionLastRun when the queue's retention last finished, by any process, or null when it never did
  * @param retentionLastDeleted how many rows that run deleted
  * @param pause the queue's pause for every process, or null while it runs
+ * @param limits the queue's limits
+ * @param heldJobs ready jobs a full concurrency key holds back
  * @param oldestLeaseUpdate the last change of the stalest leased job, or null when none is leased
  * @param activeLeases leases not yet expired at {@code observedAt}
  * @param expiredLeases leases expired at {@code observedAt} but not yet reclaimed
@@ -36,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nullable Long oldestDue,
                             long delayed, @Nullable Long nextDue, @Nullable Long retentionLastRun,
-                            long retentionLastDeleted, @Nullable QueuePause pause,
+                            long retentionLastDeleted, @Nullable QueuePause pause, QueueLimits limits,
+                            long heldJobs,
                             @Nullable Long oldestLeaseUpdate, long activeLeases, long expiredLeases,
                             @Nullable Long oldestExpiredLease, String engineVersion, String journalMode,
                             int busyTimeoutMs, @Nullable Long databaseSizeBytes, @Nullable Long walSizeBytes,
@@ -88,7 +91,16 @@ public record QueueSnapshot(String queue, QueueStats stats, long observedAt, @Nu
                 retentionLastRun == null ? null : Instant.ofEpochMilli(retentionLastRun),
                 retentionLastDeleted,
                 pause == null ? null : Instant.ofEpochMilli(pause.pausedAt()),
-                pause == null ? null : pause.pausedBy());
+                pause == null ? null : pause.pausedBy(),
+                positiveOrNull(limits.maxConcurrent()),
+                positiveOrNull(limits.maxConcurrentPerKey()),
+                positiveOrNull(limits.ratePermits()),
+                limits.ratePermits() > 0 ? limits.ratePeriodMillis() / 1000.0 : null,
+                heldJobs);
+    }
+
+    private static @Nullable Integer positiveOrNull(int limit) {
+        return limit > 0 ? limit : null;
     }
 
     private @Nullable Double ageSeconds(@Nullable Long since) {

@@ -109,6 +109,14 @@ public interface QueueStore extends AutoCloseable {
     @Nullable QueuePause pause(String queue);
 
     /**
+     * Reads the limits stored as the queue's.
+     *
+     * @param queue the queue
+     * @return the limits, {@link QueueLimits#NONE} for none
+     */
+    QueueLimits limits(String queue);
+
+    /**
      * Reads whether a queue holds {@code limit} pending jobs (ready or leased) or more, counting no further than
      * that, so the read costs O(limit) whatever the backlog.
      *

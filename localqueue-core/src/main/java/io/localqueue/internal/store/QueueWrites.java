@@ -119,6 +119,16 @@ public interface QueueWrites {
     boolean resume(String queue);
 
     /**
+     * Stores limits as the queue's, for every process on the store: each non-null one replaces the stored one, 0
+     * lifting it.
+     *
+     * @param queue the queue
+     * @param changes the limits a queue object was built with
+     * @param now the time, from which a new rate limit's period is counted back
+     */
+    void setLimits(String queue, LimitChanges changes, long now);
+
+    /**
      * Takes a named turn of background work (a queue's retention) for {@code holder} until {@code until}, unless
      * another holder's turn of that name lasts past {@code now}; the same holder may take it again.
      *

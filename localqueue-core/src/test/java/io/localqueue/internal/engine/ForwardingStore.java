@@ -7,6 +7,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -57,6 +58,11 @@ class ForwardingStore implements QueueStore {
     @Override
     public @Nullable QueuePause pause(String queue) {
         return target.pause(queue);
+    }
+
+    @Override
+    public QueueLimits limits(String queue) {
+        return target.limits(queue);
     }
 
     @Override

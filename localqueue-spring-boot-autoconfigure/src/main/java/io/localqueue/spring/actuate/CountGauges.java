@@ -22,7 +22,7 @@ final class CountGauges {
 
     /**
      * Registers the gauges {@code <name>} (tag {@code state}: ready, processing, acked, failed),
-     * {@code <name>.delayed} and {@code <name>.oldest.age}.
+     * {@code <name>.delayed}, {@code <name>.held} and {@code <name>.oldest.age}.
      *
      * @param meters the registry
      * @param name the counts' meter name
@@ -44,6 +44,13 @@ final class CountGauges {
                 })
                 .description("The " + noun + " among the ready ones not yet due, which no claim takes before their "
                         + "time")
+                .tags(tags)
+                .register(meters);
+        Gauge.builder(name + ".held", () -> {
+                    QueueDiagnostics current = read(diagnostics, tags, log);
+                    return current == null ? Double.NaN : current.heldJobs();
+                })
+                .description("The ready " + noun + " a full concurrency key holds back until one of its jobs ends")
                 .tags(tags)
                 .register(meters);
         Gauge.builder(name + ".oldest.age", () -> {

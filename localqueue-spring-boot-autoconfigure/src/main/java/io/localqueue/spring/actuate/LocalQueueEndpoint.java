@@ -3,6 +3,7 @@ package io.localqueue.spring.actuate;
 import io.localqueue.JobNotFoundException;
 import io.localqueue.QueueDiagnostics;
 import io.localqueue.QueueFullException;
+import io.localqueue.QueueLimit;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.ExecutionResult;
 import io.localqueue.bus.ExecutionSummary;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -366,7 +368,11 @@ public class LocalQueueEndpoint {
                 }
             }
         }
-        return new QueueDescriptor(diagnostics, observed.ageSeconds(diagnostics), running);
+        Map<String, Long> claimsHeld = new LinkedHashMap<>();
+        for (QueueLimit limit : QueueLimit.values()) {
+            claimsHeld.put(limit.name().toLowerCase(Locale.ROOT), queues.claimsHeldBy(name, limit));
+        }
+        return new QueueDescriptor(diagnostics, observed.ageSeconds(diagnostics), running, claimsHeld);
     }
 
     /**
@@ -420,11 +426,14 @@ public class LocalQueueEndpoint {
      * @param diagnostics its counts, ages and file facts, from its last snapshot
      * @param observedAgeSeconds how long before the response that snapshot was taken (its {@code observedAt})
      * @param listeners the {@code @QueueListener} containers consuming it
+     * @param claimsHeld by limit ({@code max_concurrent}, {@code max_concurrent_per_key}, {@code rate_limit}): the
+     *                   claims of this instance that found due jobs and took none because the limit held them back;
+     *                   the limits in force and the jobs a full key holds are in {@code diagnostics}
      *
      * @since 0.1.0
      */
     public record QueueDescriptor(QueueDiagnostics diagnostics, double observedAgeSeconds,
-                                  List<ListenerDescriptor> listeners) {
+                                  List<ListenerDescriptor> listeners, Map<String, Long> claimsHeld) {
     }
 
     /**

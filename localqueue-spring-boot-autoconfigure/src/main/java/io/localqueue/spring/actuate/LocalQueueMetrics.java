@@ -3,17 +3,20 @@ package io.localqueue.spring.actuate;
 import io.localqueue.FailureReason;
 import io.localqueue.Job;
 import io.localqueue.JobOutcome;
+import io.localqueue.QueueLimit;
 import io.localqueue.WorkerObserver;
 import io.localqueue.spring.DeferredEnqueueFailedEvent;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.ListenerAwareObserver;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -200,6 +203,14 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
         }
         CountGauges.register(meters, "localqueue.jobs", "jobs", Tags.of("queue", queue), () -> observed.stats(queue),
                 () -> observed.diagnostics(queue), log);
+        for (QueueLimit limit : QueueLimit.values()) {
+            FunctionCounter.builder("localqueue.claims.held", observed.queues(),
+                            queues -> queues.claimsHeldBy(queue, limit))
+                    .description("Claims in this process that found due jobs and took none because a limit of the "
+                            + "queue held them back")
+                    .tag("queue", queue).tag("limit", limit.name().toLowerCase(Locale.ROOT))
+                    .register(meters);
+        }
     }
 
     private record Outcome(String queue, String listener, JobOutcome outcome) {

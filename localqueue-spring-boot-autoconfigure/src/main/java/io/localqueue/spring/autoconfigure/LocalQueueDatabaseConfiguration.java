@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
@@ -91,13 +92,41 @@ class LocalQueueDatabaseConfiguration {
                 () -> waited.withRetention(name, ackedKept, null));
         QueueSettings waiting = failedKept == null ? ackedSet : apply(prefix + "retention.failed", failedKept,
                 () -> ackedSet.withRetention(name, null, failedKept));
+        QueueSettings controlled = withControls(waiting, name, queue, prefix);
         LocalQueueProperties.BackoffOverride backoff = queue.getDelivery().getBackoff();
         if (backoff.getInitialDelay() == null && backoff.getMultiplier() == null && backoff.getMaxDelay() == null
                 && backoff.getJitter() == null) {
-            return waiting;
+            return controlled;
         }
-        return waiting.withBackoff(name, backoff(prefix + "delivery.backoff.", waiting.backoffFor(name),
+        return controlled.withBackoff(name, backoff(prefix + "delivery.backoff.", controlled.backoffFor(name),
                 backoff.getInitialDelay(), backoff.getMultiplier(), backoff.getMaxDelay(), backoff.getJitter()));
+    }
+
+    /** Adds one queue's limits and concurrency key, one property at a time, so that a refusal names the property. */
+    private static QueueSettings withControls(QueueSettings settings, String name, LocalQueueProperties.Queue queue,
+                                              String prefix) {
+        Integer maxConcurrent = queue.getMaxConcurrent();
+        Integer perKey = queue.getMaxConcurrentPerKey();
+        QueueSettings limited = apply(prefix + "max-concurrent", maxConcurrent,
+                () -> settings.withLimits(name, maxConcurrent, null));
+        QueueSettings keyLimited = apply(prefix + "max-concurrent-per-key", perKey,
+                () -> limited.withLimits(name, null, perKey));
+        Integer permits = queue.getRateLimit().getPermits();
+        Duration period = queue.getRateLimit().getPeriod();
+        QueueSettings rated = keyLimited;
+        if (permits == null && period != null) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "rate-limit.permits", null,
+                    "rate-limit.period is set, but not the permits it counts");
+        }
+        if (permits != null) {
+            boolean badPermits = permits < 0;
+            rated = apply(prefix + (badPermits ? "rate-limit.permits" : "rate-limit.period"),
+                    badPermits ? permits : period, () -> keyLimited.withRateLimit(name, permits, period));
+        }
+        String key = queue.getConcurrencyKey();
+        QueueSettings finalRated = rated;
+        return key == null ? rated : apply(prefix + "concurrency-key", key,
+                () -> finalRated.withConcurrencyKey(name, key));
     }
 
     /** Builds a backoff over {@code base}, one component at a time, so that a refusal names its property. */

@@ -6,10 +6,14 @@ import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
+import io.localqueue.internal.store.ClaimHold;
+import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.internal.store.LimitedClaim;
 import io.localqueue.internal.store.Receipts;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.StoredHeaders;
 import io.localqueue.internal.store.sqlite.PriorityStatements.Sweep;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -80,11 +84,12 @@ final class ClaimStatements {
     static final String ANY_EXPIRED =
             "SELECT EXISTS (SELECT 1 FROM messages WHERE queue = ?1 AND status = 1 AND lease_until <= ?2)";
 
-    /** What a plain claim sets on each row it leases. */
+    /** What a plain claim sets on each row it leases; a held row ({@link HeldPriority}) gets its priority back. */
     private static final String LEASE = """
             UPDATE messages
-               SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3
-            """;
+               SET status = 1, receipt = ?1 || id, lease_until = ?2, attempts = attempts + 1, updated_at = ?3,
+                   priority = %s
+            """.formatted(HeldPriority.released("priority"));
 
     /**
      * What the claim of a consumer with a delivery budget of its own (an event-bus subscription's retry policy) sets:
@@ -98,36 +103,49 @@ final class ClaimStatements {
                    lease_until = CASE WHEN attempts >= ?6 THEN NULL ELSE ?2 END,
                    failure_reason = CASE WHEN attempts >= ?6 THEN {retries_exhausted} ELSE failure_reason END,
                    attempts = CASE WHEN attempts >= ?6 THEN attempts ELSE attempts + 1 END,
-                   max_attempts = ?6, updated_at = ?3
-            """);
+                   max_attempts = ?6, updated_at = ?3, priority = %s
+            """.formatted(HeldPriority.released("priority")));
 
     /**
      * The first due rows in claim order (due time, then id: a ready row's {@code lease_until} is NULL) from the
      * reference index, of a queue that never used priorities: for one that did, the term outside the walk (whose
      * lookup runs once) leaves none of the rows it found, and the claim goes by priority. The walk stops after
      * {@code LIMIT} rows and never visits rows that are not yet due, however many there are; inside it, the same term
-     * did not stop the walk, which then read every due row of a prioritized backlog (80 ms a claim for 1,000,000). A
-     * paused queue leaves none either, by a term outside the walk too.
+     * did not stop the walk, which then read every due row of a prioritized backlog (80 ms a claim for 1,000,000). The
+     * guard, a term outside the walk too, leaves none of a queue with controls.
      */
-    private static final String DUE_IN_ORDER = """
-             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
-                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                           ORDER BY available_at, lease_until, id LIMIT ?5)
-               AND NOT EXISTS (SELECT 1 FROM queue_priorities WHERE queue = ?4)
-            """ + "   AND NOT " + PauseStatements.paused(4) + "\n";
+    private static String dueInOrder(String guard) {
+        return """
+                 WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_queue_status
+                               WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                               ORDER BY available_at, lease_until, id LIMIT ?5)
+                   AND NOT EXISTS (SELECT 1 FROM queue_priorities WHERE queue = ?4)
+                """ + guard;
+    }
 
     /**
      * The due rows of the first priority above {@code ?7} with ready rows, of a queue that uses priorities: one seek of
      * the priority index finds it, then its rows are walked by due time, then id, stopping at the first not yet due;
-     * none of a paused queue.
+     * the guard leaves none of a queue with controls.
      */
-    private static final String DUE_OF_NEXT_PRIORITY = """
-             WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_priority
-                           WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                             AND priority = (SELECT MIN(priority) FROM messages
-                                              WHERE queue = ?4 AND status = 0 AND priority > ?7)
-                           ORDER BY available_at, id LIMIT ?5)
-            """ + "   AND NOT " + PauseStatements.paused(4) + "\n";
+    private static String dueOfNextPriority(String guard) {
+        return """
+                 WHERE id IN (SELECT id FROM messages INDEXED BY idx_messages_priority
+                               WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                                 AND priority = (SELECT MIN(priority) FROM messages
+                                                  WHERE queue = ?4 AND status = 0 AND priority > ?7)
+                               ORDER BY available_at, id LIMIT ?5)
+                """ + guard;
+    }
+
+    /**
+     * What keeps a claim that reads no controls from taking rows of a queue that has some (paused, or with limits):
+     * a term outside the walk, whose lookup runs once.
+     */
+    private static final String GUARD = "   AND NOT " + LimitStatements.controlled(4) + "\n";
+
+    /** The given rows, still ready: the jobs a claim under a per-key limit chose ({@code ?5}, a JSON array of ids). */
+    private static final String CHOSEN = "\n WHERE id IN (SELECT value FROM json_each(?5)) AND status = 0\n";
 
     /**
      * What a claim returns of each row it took, its headers from one rowid probe of {@code message_headers} in the
@@ -138,17 +156,42 @@ final class ClaimStatements {
                       (SELECT headers FROM message_headers WHERE message_id = messages.id), status, priority,
                       concurrency_key""";
 
+    /**
+     * The claim statements of one kind: in due order (with a delivery budget or not), and of the next priority (with a
+     * budget or not).
+     */
+    private record Texts(String inOrder, String inOrderWithBudget, String nextPriority,
+                         String nextPriorityWithBudget) {
+
+        static Texts guarded(String guard) {
+            return new Texts(LEASE + dueInOrder(guard) + CLAIMED, LEASE_WITH_BUDGET + dueInOrder(guard) + CLAIMED,
+                    LEASE + dueOfNextPriority(guard) + CLAIMED, LEASE_WITH_BUDGET + dueOfNextPriority(guard) + CLAIMED);
+        }
+    }
+
+    /** The claims of a queue that reads no controls: they take nothing of a queue that has some. */
+    private static final Texts UNCONTROLLED = Texts.guarded(GUARD);
+
+    /** The claims under limits that allow them: a paused queue or one without room never runs them. */
+    private static final Texts WITHIN_LIMITS = Texts.guarded("");
+
     /** Leases the first due rows of a queue that never used priorities. */
-    static final String CLAIM = LEASE + DUE_IN_ORDER + CLAIMED;
+    static final String CLAIM = UNCONTROLLED.inOrder();
 
     /** {@link #CLAIM} with a delivery budget. */
-    static final String CLAIM_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_IN_ORDER + CLAIMED;
+    static final String CLAIM_WITH_BUDGET = UNCONTROLLED.inOrderWithBudget();
 
     /** Leases the first due rows of the next priority. */
-    static final String CLAIM_NEXT_PRIORITY = LEASE + DUE_OF_NEXT_PRIORITY + CLAIMED;
+    static final String CLAIM_NEXT_PRIORITY = UNCONTROLLED.nextPriority();
 
     /** {@link #CLAIM_NEXT_PRIORITY} with a delivery budget. */
-    static final String CLAIM_NEXT_PRIORITY_WITH_BUDGET = LEASE_WITH_BUDGET + DUE_OF_NEXT_PRIORITY + CLAIMED;
+    static final String CLAIM_NEXT_PRIORITY_WITH_BUDGET = UNCONTROLLED.nextPriorityWithBudget();
+
+    /** Leases the given due rows. */
+    static final String CLAIM_CHOSEN = LEASE + CHOSEN + CLAIMED;
+
+    /** {@link #CLAIM_CHOSEN} with a delivery budget. */
+    static final String CLAIM_CHOSEN_WITH_BUDGET = LEASE_WITH_BUDGET + CHOSEN + CLAIMED;
 
     /**
      * The next priority above {@code ?2} with ready rows in the queue, due or not: one seek of the priority index.
@@ -265,37 +308,88 @@ final class ClaimStatements {
             reclaimed = reclaim(session, queue, now);
         }
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        claimDue(session, queue, now, leaseUntil, limit, budget, Receipts.newPrefix(holder), rows);
-        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+        Claim claim = new Claim(session, queue, now, leaseUntil, budget, Receipts.newPrefix(holder));
+        ClaimHold hold = claimDue(claim, limit, rows);
+        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed, hold);
+    }
+
+    /** One claim's parameters. */
+    record Claim(Session session, String queue, long now, long leaseUntil, int budget, String receiptPrefix) {
     }
 
     /**
-     * Leases up to {@code limit} due rows: in due order for a queue that never used priorities, in one statement; by
-     * priority for one that did, which the plain claim, taking nothing, gives way to (and which this connection then
-     * claims by priority straight away), after sweeping its rows without a priority unless this connection found none
-     * lately and the priority index has enough due rows.
+     * Leases up to {@code limit} due rows: a queue that never used priorities first tries its one plain statement,
+     * which takes nothing of a queue with controls; a queue with limits claims within them ({@link LimitedClaim}),
+     * read in its transaction, and a paused one takes nothing.
+     *
+     * @return why due rows were left, when limits left some
      */
-    private static void claimDue(Session session, String queue, long now, long leaseUntil, int limit, int budget,
-                                 String receiptPrefix, List<ClaimedRow> rows) throws SQLException {
-        if (!session.knownPrioritized(queue)) {
-            Taken plain = lease(session, budget > 0 ? CLAIM_WITH_BUDGET : CLAIM, receiptPrefix, queue, now,
-                    leaseUntil, limit, budget, null, rows);
+    private static @Nullable ClaimHold claimDue(Claim claim, int limit, List<ClaimedRow> rows) throws SQLException {
+        Session session = claim.session();
+        if (!session.knownPrioritized(claim.queue())) {
+            Taken plain = lease(claim, claim.budget() > 0 ? CLAIM_WITH_BUDGET : CLAIM, limit, null, rows);
+            if (plain.count() > 0) {
+                return null;
+            }
+        }
+        LimitStatements.Controls controls = LimitStatements.controls(session, claim.queue());
+        if (controls.paused()) {
+            return null;
+        }
+        if (controls.limits().any()) {
+            return LimitedClaim.claim(new LimitStatements.Steps(claim, controls.rateUsed()), controls.limits(), limit,
+                    claim.now(), rows);
+        }
+        claimInOrder(claim, limit, rows, UNCONTROLLED, !session.knownPrioritized(claim.queue()));
+        return null;
+    }
+
+    /**
+     * Leases up to {@code limit} due rows without limits: in due order for a queue that never used priorities, in one
+     * statement; by priority for one that did, which the plain claim, taking nothing, gives way to (and which this
+     * connection then claims by priority straight away), after sweeping its rows without a priority unless this
+     * connection found none lately and the priority index has enough due rows.
+     */
+    static void claimInOrder(Claim claim, int limit, List<ClaimedRow> rows) throws SQLException {
+        claimInOrder(claim, limit, rows, WITHIN_LIMITS, false);
+    }
+
+    /** {@link #claimInOrder(Claim, int, List)} with the given statements, after a plain statement took nothing. */
+    private static void claimInOrder(Claim claim, int limit, List<ClaimedRow> rows, Texts texts, boolean triedPlain)
+            throws SQLException {
+        Session session = claim.session();
+        String queue = claim.queue();
+        if (!triedPlain && !session.knownPrioritized(queue)) {
+            Taken plain = lease(claim, claim.budget() > 0 ? texts.inOrderWithBudget() : texts.inOrder(), limit,
+                    null, rows);
             if (plain.count() > 0) {
                 return;
             }
         }
-        boolean looked = !session.caughtUpWithin(queue, now, PriorityStatements.SWEEP_AGAIN_AFTER_MILLIS);
-        if (looked && sweep(session, queue, now) == Sweep.NOT_USED) {
+        boolean looked = !session.caughtUpWithin(queue, claim.now(), PriorityStatements.SWEEP_AGAIN_AFTER_MILLIS);
+        if (looked && sweep(session, queue, claim.now()) == Sweep.NOT_USED) {
             if (session.knownPrioritized(queue)) {
                 // only a first prioritized put of this connection's that was rolled back leaves it so
                 session.forgetPrioritized(queue);
-                claimDue(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+                claimInOrder(claim, limit, rows, texts, false);
             }
             return;
         }
-        claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
-        if (rows.size() < limit && !looked && sweep(session, queue, now) == Sweep.SWEPT) {
-            claimByPriority(session, queue, now, leaseUntil, limit, budget, receiptPrefix, rows);
+        claimByPriority(claim, limit, rows, texts);
+        if (rows.size() < limit && !looked && sweep(session, queue, claim.now()) == Sweep.SWEPT) {
+            claimByPriority(claim, limit, rows, texts);
+        }
+    }
+
+    /**
+     * Makes the queue use priorities, and sweeps its rows without one as a claim by priority does, so that a walk of
+     * the priority index sees every row.
+     */
+    static void walkByPriority(Claim claim) throws SQLException {
+        Session session = claim.session();
+        PriorityStatements.start(session, claim.queue());
+        if (!session.caughtUpWithin(claim.queue(), claim.now(), PriorityStatements.SWEEP_AGAIN_AFTER_MILLIS)) {
+            sweep(session, claim.queue(), claim.now());
         }
     }
 
@@ -316,13 +410,13 @@ final class ClaimStatements {
      * {@code limit} are leased or no priority is left. A priority whose rows are all not yet due costs one seek more
      * and holds nothing back.
      */
-    private static void claimByPriority(Session session, String queue, long now, long leaseUntil, int limit,
-                                        int budget, String receiptPrefix, List<ClaimedRow> rows) throws SQLException {
+    private static void claimByPriority(Claim claim, int limit, List<ClaimedRow> rows, Texts texts)
+            throws SQLException {
         long after = Long.MIN_VALUE;
         while (rows.size() < limit) {
             int asked = limit - rows.size();
-            Taken taken = lease(session, budget > 0 ? CLAIM_NEXT_PRIORITY_WITH_BUDGET : CLAIM_NEXT_PRIORITY,
-                    receiptPrefix, queue, now, leaseUntil, asked, budget, after, rows);
+            Taken taken = lease(claim, claim.budget() > 0 ? texts.nextPriorityWithBudget() : texts.nextPriority(),
+                    asked, after, rows);
             if (taken.count() == asked) {
                 continue;
             }
@@ -331,8 +425,8 @@ final class ClaimStatements {
                 continue;
             }
             long below = after;
-            Long level = session.queryLong(NEXT_PRIORITY, statement -> {
-                statement.setString(1, queue);
+            Long level = claim.session().queryLong(NEXT_PRIORITY, statement -> {
+                statement.setString(1, claim.queue());
                 statement.setLong(2, below);
             });
             if (level == null) {
@@ -352,36 +446,52 @@ final class ClaimStatements {
      * @param level the priority above which a priority claim takes the next one's rows, or null for a plain claim
      * @return how many rows it took, leased or (with a budget) failed
      */
-    private static Taken lease(Session session, String sql, String receiptPrefix, String queue, long now,
-                               long leaseUntil, int limit, int budget, @Nullable Long level, List<ClaimedRow> rows)
+    private static Taken lease(Claim claim, String sql, int limit, @Nullable Long level, List<ClaimedRow> rows)
             throws SQLException {
-        return session.query(sql, statement -> {
-            statement.setString(1, receiptPrefix);
-            statement.setLong(2, leaseUntil);
-            statement.setLong(3, now);
-            statement.setString(4, queue);
+        return claim.session().query(sql, statement -> {
+            bindLease(claim, statement);
+            statement.setString(4, claim.queue());
             statement.setInt(5, limit);
-            if (budget > 0 || level != null) {
-                statement.setInt(6, budget);
-            }
             if (level != null) {
+                statement.setInt(6, claim.budget());
                 statement.setLong(7, level);
             }
-        }, result -> {
-            int taken = 0;
-            int priority = 0;
-            while (result.next()) {
-                taken++;
-                priority = result.getInt(9);
-                if (result.getInt(8) == RowStatus.FAILED) {
-                    continue;
-                }
-                rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
-                        result.getLong(5), StoredHeaders.decode(result.getString(7)), result.getLong(6), now,
-                        result.getInt(9), result.getString(10)));
+        }, result -> taken(result, claim.now(), rows));
+    }
+
+    /** Leases the given due rows, chosen by a claim under a per-key limit, and adds those it leased. */
+    static void leaseChosen(Claim claim, List<Long> ids, List<ClaimedRow> rows) throws SQLException {
+        claim.session().query(claim.budget() > 0 ? CLAIM_CHOSEN_WITH_BUDGET : CLAIM_CHOSEN, statement -> {
+            bindLease(claim, statement);
+            statement.setString(5, LimitStatements.jsonIds(ids));
+        }, result -> taken(result, claim.now(), rows));
+    }
+
+    /** Binds what every lease sets: the receipt prefix, the lease end, the time, and the budget when there is one. */
+    private static void bindLease(Claim claim, PreparedStatement statement) throws SQLException {
+        statement.setString(1, claim.receiptPrefix());
+        statement.setLong(2, claim.leaseUntil());
+        statement.setLong(3, claim.now());
+        if (claim.budget() > 0) {
+            statement.setInt(6, claim.budget());
+        }
+    }
+
+    /** Reads the rows a claim statement returned, adding the leased ones (not those its budget failed). */
+    private static Taken taken(ResultSet result, long now, List<ClaimedRow> rows) throws SQLException {
+        int taken = 0;
+        int priority = 0;
+        while (result.next()) {
+            taken++;
+            priority = result.getInt(9);
+            if (result.getInt(8) == RowStatus.FAILED) {
+                continue;
             }
-            return new Taken(taken, priority);
-        });
+            rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3), result.getString(4),
+                    result.getLong(5), StoredHeaders.decode(result.getString(7)), result.getLong(6), now,
+                    result.getInt(9), result.getString(10)));
+        }
+        return new Taken(taken, priority);
     }
 
     private static boolean anyExpired(Session session, String queue, long now) throws SQLException {

@@ -2,6 +2,7 @@ package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.RowStatus;
 import java.sql.SQLException;
@@ -29,23 +30,26 @@ final class ReadStatements {
 
     private static final String LIST_FAILED = """
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,
-                   COALESCE(priority, 0), concurrency_key
-              FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
+                   %s, concurrency_key
+              FROM messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?"""
+            .formatted(HeldPriority.decoded("priority"));
 
     /**
      * Walks the reference index in claim order (a queue that never used priorities has only the default one), so a
      * page costs its own rows and the offset, never a sort.
      */
     static final String LIST_READY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error, COALESCE(priority, 0), concurrency_key
-              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, lease_until, id LIMIT ? OFFSET ?""";
+            SELECT id, payload, attempts, available_at, created_at, last_error, %s, concurrency_key
+              FROM messages WHERE queue = ? AND status = 0 ORDER BY available_at, lease_until, id LIMIT ? OFFSET ?"""
+            .formatted(HeldPriority.decoded("priority"));
 
     /**
      * The page of a queue that uses priorities, in claim order (priority, due time, id): the rows of the priority
-     * index and the rows a claim has not yet given the default priority, each walk stopping after the page's end.
+     * index and the rows a claim has not yet given the default priority, each walk stopping after the page's end; the
+     * jobs a full concurrency key holds come after every other, as claims without a per-key limit reach them.
      */
     static final String LIST_READY_BY_PRIORITY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error, p, concurrency_key FROM (
+            SELECT id, payload, attempts, available_at, created_at, last_error, %s, concurrency_key FROM (
                 SELECT * FROM (SELECT id, payload, attempts, available_at, created_at, last_error, priority AS p,
                                       concurrency_key
                                  FROM messages INDEXED BY idx_messages_priority
@@ -57,7 +61,7 @@ final class ReadStatements {
                                  FROM messages INDEXED BY idx_messages_queue_status
                                 WHERE queue = ?1 AND status = 0 AND priority IS NULL
                                 ORDER BY available_at, lease_until, id LIMIT ?2 + ?3))
-             ORDER BY p, available_at, id LIMIT ?2 OFFSET ?3""";
+             ORDER BY p, available_at, id LIMIT ?2 OFFSET ?3""".formatted(HeldPriority.decoded("p"));
 
     private ReadStatements() {
     }

@@ -11,6 +11,7 @@ import io.localqueue.internal.store.ClaimTurn;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
 import io.localqueue.internal.store.QueuePause;
+import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
@@ -154,6 +155,11 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public @Nullable QueuePause pause(String queue) {
         return read(session -> PauseStatements.pauseOf(session, queue));
+    }
+
+    @Override
+    public QueueLimits limits(String queue) {
+        return read(session -> LimitStatements.controls(session, queue).limits());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.sqlite;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.HeldPriority;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -65,9 +66,21 @@ final class SqliteSchema {
      */
     static final String PRIORITY_INDEX = "idx_messages_priority";
 
+    /** The ready rows held back by a full concurrency key ({@link HeldPriority}), by key. */
+    static final String HELD_INDEX = "idx_messages_held";
+
+    /** The leased rows that have a concurrency key, by key. */
+    static final String LEASED_KEYS_INDEX = "idx_messages_leased_keys";
+
     private static final List<String> LOCAL_INDEXES = List.of(
             "CREATE INDEX IF NOT EXISTS " + PRIORITY_INDEX + " ON messages(queue, priority, available_at) "
-                    + "WHERE status = 0 AND priority IS NOT NULL");
+                    + "WHERE status = 0 AND priority IS NOT NULL",
+            // The ready rows a full concurrency key holds back, by key in claim order; no other row enters it.
+            "CREATE INDEX IF NOT EXISTS " + HELD_INDEX + " ON messages(queue, concurrency_key, priority, available_at) "
+                    + "WHERE status = 0 AND priority > " + HeldPriority.CLAIMABLE,
+            // The leased rows that have a concurrency key, counted per key by a claim under a per-key limit.
+            "CREATE INDEX IF NOT EXISTS " + LEASED_KEYS_INDEX + " ON messages(queue, concurrency_key) "
+                    + "WHERE status = 1 AND concurrency_key IS NOT NULL");
 
     /**
      * The queues that use priorities, one row each from a queue's first prioritized put, with how far (by message
@@ -82,13 +95,31 @@ final class SqliteSchema {
 
     /**
      * The controls of a queue shared by every process on the file, one row per queue that ever had one: its pause
-     * (when and by whom; NULL while it runs).
+     * (when and by whom; NULL while it runs), its limits (NULL for none) and how many claims the rate limit's period
+     * holds.
      */
     private static final String CREATE_QUEUE_CONTROLS = """
             CREATE TABLE IF NOT EXISTS queue_controls (
-                queue     TEXT PRIMARY KEY,
-                paused_at INTEGER,
-                paused_by TEXT
+                queue          TEXT PRIMARY KEY,
+                paused_at      INTEGER,
+                paused_by      TEXT,
+                max_concurrent INTEGER,
+                max_per_key    INTEGER,
+                rate_permits   INTEGER,
+                rate_period    INTEGER,
+                rate_used      INTEGER NOT NULL DEFAULT 0
+            )""";
+
+    /**
+     * The claims of the rate limit's period, per queue and millisecond, so that the claims of any period are
+     * counted exactly.
+     */
+    private static final String CREATE_QUEUE_CLAIMS = """
+            CREATE TABLE IF NOT EXISTS queue_claims (
+                queue      TEXT NOT NULL,
+                claimed_at INTEGER NOT NULL,
+                taken      INTEGER NOT NULL,
+                PRIMARY KEY (queue, claimed_at)
             )""";
 
     /**
@@ -199,6 +230,7 @@ final class SqliteSchema {
             statement.executeUpdate(CREATE_QUEUE_PRIORITIES);
             statement.executeUpdate(CREATE_TURNS);
             statement.executeUpdate(CREATE_QUEUE_CONTROLS);
+            statement.executeUpdate(CREATE_QUEUE_CLAIMS);
         }
     }
 
@@ -207,14 +239,14 @@ final class SqliteSchema {
         Set<String> tables = tables(connection);
         Set<String> columns = columns(connection);
         if (!tables.containsAll(List.of("messages", "message_headers", "queue_priorities", "localqueue_turns",
-                "queue_controls"))
+                "queue_controls", "queue_claims"))
                 || !columns.containsAll(ADDED_COLUMNS) || !columns.containsAll(LOCAL_COLUMN_NAMES)) {
             return false;
         }
         Set<String> indexes = names(connection,
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'");
         return indexes.containsAll(List.of("idx_messages_job_id", "idx_messages_dedup_key",
-                "idx_messages_queue_status", PRIORITY_INDEX)) && !indexes.contains("idx_messages_claim");
+                "idx_messages_queue_status", PRIORITY_INDEX, HELD_INDEX, LEASED_KEYS_INDEX)) && !indexes.contains("idx_messages_claim");
     }
 
     private static int layoutVersion(Connection connection) throws SQLException {

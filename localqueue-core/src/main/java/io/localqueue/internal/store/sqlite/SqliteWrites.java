@@ -4,6 +4,7 @@ import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.BusWrites;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimRequest;
+import io.localqueue.internal.store.LimitChanges;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.ExpiredLease;
@@ -97,6 +98,14 @@ final class SqliteWrites implements QueueWrites {
     @Override
     public boolean resume(String queue) {
         return run(writer -> PauseStatements.resume(writer, queue));
+    }
+
+    @Override
+    public void setLimits(String queue, LimitChanges changes, long now) {
+        run(writer -> {
+            LimitStatements.set(writer, queue, changes, now);
+            return null;
+        });
     }
 
     @Override

@@ -2,10 +2,13 @@ package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.internal.store.TakeBackWords;
 import io.localqueue.internal.store.ClaimBatch;
+import io.localqueue.internal.store.ClaimHold;
 import io.localqueue.internal.store.ClaimOrder;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.ExpiredLease;
+import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.internal.store.LimitedClaim;
 import io.localqueue.internal.store.Receipts;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.StoredHeaders;
@@ -138,21 +141,23 @@ final class ClaimStatements {
              WHERE queue = ? AND status = 1 AND lease_until <= ? AND max_attempts <> ?""";
 
     /**
-     * Leases the first due rows in claim order (priority, due time, id) from the claim-order index: priority by
-     * priority from the most urgent, the due rows of each by due time then id (a walk that stops at the first row not
-     * yet due, so a priority whose rows all wait holds nothing back), until the limit; the returned status tells a
-     * lease (1) from a row a claimer's budget made a dead letter (3). Without a budget of the claimer's ({@code 0}),
-     * every row keeps its own and is leased. A paused queue's claim takes nothing (a one-time term ahead of the walk).
+     * A term that holds while the queue bound at its parameter is paused or has a limit: a claim that reads no
+     * controls takes nothing then.
      */
-    static final String CLAIM = TakeBackWords.written("""
-            WITH RECURSIVE p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until,
-                                        ?::bigint AS now),
-            %2$s,
-            due AS (SELECT d.id FROM levels CROSS JOIN LATERAL (
-                        SELECT r.id FROM %1$s.messages AS r
-                         WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority AND r.available_at <= ?
-                         ORDER BY r.available_at, r.id LIMIT ? FOR UPDATE SKIP LOCKED) AS d
-                     WHERE levels.priority IS NOT NULL AND NOT %3$s LIMIT ?)
+    static final String CONTROLLED = """
+            EXISTS (SELECT 1 FROM %1$s.queue_controls WHERE queue = ? AND (paused_at IS NOT NULL
+                    OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL OR rate_permits IS NOT NULL))""";
+
+    /** The parameters every lease binds first: the claimer's budget (0 for none), receipt prefix, lease end, time. */
+    private static final String LEASE_PARAMETERS = """
+            p AS (SELECT ?::integer AS budget, ?::text AS prefix, ?::bigint AS lease_until, ?::bigint AS now)""";
+
+    /**
+     * Leases the rows of the statement's {@code due}: the returned status tells a lease (1) from a row a claimer's
+     * budget made a dead letter (3); without a budget of the claimer's ({@code 0}), every row keeps its own and is
+     * leased. A held row ({@link HeldPriority}) gets its priority back.
+     */
+    private static final String LEASE_DUE = TakeBackWords.written("""
             UPDATE %1$s.messages AS m
                SET status = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN 3 ELSE 1 END,
                    receipt = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN NULL ELSE p.prefix || m.id END,
@@ -162,12 +167,41 @@ final class ClaimStatements {
                    attempts = CASE WHEN p.budget > 0 AND m.attempts >= p.budget THEN m.attempts
                                    ELSE m.attempts + 1 END,
                    max_attempts = CASE WHEN p.budget > 0 THEN p.budget ELSE m.max_attempts END,
-                   updated_at = p.now
+                   updated_at = p.now,
+                   priority = %4$s
               FROM p, due
              WHERE m.id = due.id
             RETURNING m.id, m.payload, m.attempts, m.receipt, m.lease_until, m.available_at,
                       (SELECT headers FROM %1$s.message_headers AS h WHERE h.message_id = m.id), m.status, m.priority,
-                      m.concurrency_key""").replace("%2$s", LEVELS).replace("%3$s", PAUSED);
+                      m.concurrency_key""").replace("%4$s", HeldPriority.released("m.priority"));
+
+    /**
+     * Leases the first due rows in claim order (priority, due time, id) from the claim-order index: priority by
+     * priority from the most urgent, the due rows of each by due time then id (a walk that stops at the first row not
+     * yet due, so a priority whose rows all wait holds nothing back), until the limit. The guard, a one-time term
+     * ahead of the walk, takes nothing of a queue with controls (or, under limits, of a paused one).
+     */
+    private static String claim(String guard) {
+        return """
+                WITH RECURSIVE %5$s,
+                %2$s,
+                due AS (SELECT d.id FROM levels CROSS JOIN LATERAL (
+                            SELECT r.id FROM %1$s.messages AS r
+                             WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority AND r.available_at <= ?
+                             ORDER BY r.available_at, r.id LIMIT ? FOR UPDATE SKIP LOCKED) AS d
+                         WHERE levels.priority IS NOT NULL AND NOT %3$s LIMIT ?)
+                """.replace("%5$s", LEASE_PARAMETERS).replace("%2$s", LEVELS).replace("%3$s", guard) + LEASE_DUE;
+    }
+
+    /** The claim of a queue that reads no controls: it takes nothing of a queue that has some. */
+    static final String CLAIM = claim(CONTROLLED);
+
+    /** The claim within the room a queue's limits leave, read under the lock of its controls. */
+    static final String CLAIM_WITHIN_LIMITS = claim(PAUSED);
+
+    /** Leases the given rows, chosen and locked by a claim under a per-key limit. */
+    static final String CLAIM_CHOSEN = "WITH " + LEASE_PARAMETERS
+            + ",\ndue AS (SELECT unnest(?::bigint[]) AS id)\n" + LEASE_DUE;
 
     private ClaimStatements() {
     }
@@ -354,30 +388,85 @@ final class ClaimStatements {
             reclaimed = reclaim(connection, schema, queue, now);
         }
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        try (PreparedStatement claim = connection.prepareStatement(CLAIM.formatted(schema))) {
-            claim.setInt(1, budget);
-            claim.setString(2, Receipts.newPrefix(holder));
-            claim.setLong(3, leaseUntil);
-            claim.setLong(4, now);
-            claim.setString(5, queue);
-            claim.setString(6, queue);
-            claim.setString(7, queue);
-            claim.setLong(8, now);
-            claim.setInt(9, limit);
-            claim.setString(10, queue);
-            claim.setInt(11, limit);
-            try (ResultSet result = claim.executeQuery()) {
-                while (result.next()) {
-                    if (result.getInt(8) == RowStatus.FAILED) {
-                        continue;
-                    }
-                    rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3),
-                            result.getString(4), result.getLong(5), StoredHeaders.decode(result.getString(7)),
-                            result.getLong(6), now, result.getInt(9), result.getString(10)));
+        Claim claim = new Claim(connection, schema, queue, now, leaseUntil, budget, Receipts.newPrefix(holder));
+        if (leaseInOrder(claim, CLAIM, limit, rows) > 0) {
+            return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+        }
+        LimitStatements.Controls controls = LimitStatements.lockControls(connection, schema, queue);
+        ClaimHold hold = null;
+        if (!controls.paused() && controls.limits().any()) {
+            hold = LimitedClaim.claim(new LimitStatements.Steps(claim, controls.rateUsed()), controls.limits(), limit,
+                    now, rows);
+        }
+        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed, hold);
+    }
+
+    /** One claim's parameters. */
+    record Claim(Connection connection, String schema, String queue, long now, long leaseUntil, int budget,
+                 String receiptPrefix) {
+    }
+
+    /**
+     * Leases up to {@code limit} due rows in claim order with the given claim statement.
+     *
+     * @return how many rows it took, leased or (with a budget) failed
+     */
+    static int leaseInOrder(Claim claim, String sql, int limit, List<ClaimedRow> rows) throws SQLException {
+        try (PreparedStatement statement = claim.connection().prepareStatement(sql.formatted(claim.schema()))) {
+            int next = bindLease(claim, statement);
+            statement.setString(next, claim.queue());
+            statement.setString(next + 1, claim.queue());
+            statement.setString(next + 2, claim.queue());
+            statement.setLong(next + 3, claim.now());
+            statement.setInt(next + 4, limit);
+            statement.setString(next + 5, claim.queue());
+            statement.setInt(next + 6, limit);
+            return taken(statement, claim.now(), rows);
+        }
+    }
+
+    /** Leases the given rows, chosen and locked by a claim under a per-key limit, and adds those it leased. */
+    static void leaseChosen(Claim claim, List<Long> ids, List<ClaimedRow> rows) throws SQLException {
+        try (PreparedStatement statement = claim.connection().prepareStatement(
+                CLAIM_CHOSEN.formatted(claim.schema()))) {
+            int next = bindLease(claim, statement);
+            statement.setArray(next, claim.connection().createArrayOf("bigint", ids.toArray()));
+            taken(statement, claim.now(), rows);
+        }
+    }
+
+    /**
+     * Binds what every lease sets first: the budget, receipt prefix, lease end and time.
+     *
+     * @return the index of the statement's next parameter
+     */
+    private static int bindLease(Claim claim, PreparedStatement statement) throws SQLException {
+        statement.setInt(1, claim.budget());
+        statement.setString(2, claim.receiptPrefix());
+        statement.setLong(3, claim.leaseUntil());
+        statement.setLong(4, claim.now());
+        return 5;
+    }
+
+    /**
+     * Runs a lease and adds the rows it leased (not those a budget failed).
+     *
+     * @return how many rows it took
+     */
+    private static int taken(PreparedStatement statement, long now, List<ClaimedRow> rows) throws SQLException {
+        int taken = 0;
+        try (ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                taken++;
+                if (result.getInt(8) == RowStatus.FAILED) {
+                    continue;
                 }
+                rows.add(new ClaimedRow(result.getLong(1), result.getBytes(2), result.getInt(3),
+                        result.getString(4), result.getLong(5), StoredHeaders.decode(result.getString(7)),
+                        result.getLong(6), now, result.getInt(9), result.getString(10)));
             }
         }
-        return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+        return taken;
     }
 
     private static boolean anyExpired(Connection connection, String schema, String queue, long now)

@@ -9,6 +9,7 @@ import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
@@ -148,6 +149,11 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public @Nullable QueuePause pause(String queue) {
         return read(connection -> PauseStatements.pauseOf(connection, schema, queue));
+    }
+
+    @Override
+    public QueueLimits limits(String queue) {
+        return read(connection -> LimitStatements.controls(connection, schema, queue).limits());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.LocalQueueException;
+import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.ServerSettings;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,14 @@ final class PostgresSchema {
             // Every row sits in exactly one of the three partial indexes above, the one of its state. A full index
             // led by (queue, status), as earlier layouts had, is dropped: on a table whose statistics are stale, as
             // after a bulk load, the planner chose it for claims and sorted the queue's every ready row each time.
-            "DROP INDEX IF EXISTS %1$s.messages_state");
+            "DROP INDEX IF EXISTS %1$s.messages_state",
+            // The ready rows a full concurrency key holds back, by key in claim order; no other row enters it.
+            "CREATE INDEX IF NOT EXISTS messages_held ON %1$s.messages (queue, concurrency_key, priority, "
+                    + "available_at, id) WHERE status = " + RowStatus.READY + " AND priority > "
+                    + HeldPriority.CLAIMABLE,
+            // The leased rows that have a concurrency key, counted per key by a claim under a per-key limit.
+            "CREATE INDEX IF NOT EXISTS messages_leased_keys ON %1$s.messages (queue, concurrency_key) "
+                    + "WHERE status = " + RowStatus.LEASED + " AND concurrency_key IS NOT NULL");
 
     /**
      * Named turns of background work that one host at a time does (a queue's retention): who has the turn and until
@@ -102,13 +110,30 @@ final class PostgresSchema {
 
     /**
      * The controls of a queue shared by every host on the schema, one row per queue that ever had one: its pause (when
-     * and by whom; NULL while it runs).
+     * and by whom; NULL while it runs), its limits (NULL for none) and how many claims the rate limit's period holds.
      */
     private static final String CREATE_QUEUE_CONTROLS = """
             CREATE TABLE IF NOT EXISTS %1$s.queue_controls (
-                queue     text PRIMARY KEY,
-                paused_at bigint,
-                paused_by text
+                queue          text PRIMARY KEY,
+                paused_at      bigint,
+                paused_by      text,
+                max_concurrent integer,
+                max_per_key    integer,
+                rate_permits   integer,
+                rate_period    bigint,
+                rate_used      integer NOT NULL DEFAULT 0
+            )""";
+
+    /**
+     * The claims of the rate limit's period, per queue and millisecond, so that the claims of any period are
+     * counted exactly.
+     */
+    private static final String CREATE_QUEUE_CLAIMS = """
+            CREATE TABLE IF NOT EXISTS %1$s.queue_claims (
+                queue      text NOT NULL,
+                claimed_at bigint NOT NULL,
+                taken      integer NOT NULL,
+                PRIMARY KEY (queue, claimed_at)
             )""";
 
     private static final String CREATE_HEADERS = """
@@ -252,6 +277,7 @@ final class PostgresSchema {
             statement.execute(CREATE_HEADERS.formatted(schema));
             statement.execute(CREATE_TURNS.formatted(schema));
             statement.execute(CREATE_QUEUE_CONTROLS.formatted(schema));
+            statement.execute(CREATE_QUEUE_CLAIMS.formatted(schema));
             for (String busTable : BUS_TABLES) {
                 statement.execute(busTable.formatted(schema));
             }

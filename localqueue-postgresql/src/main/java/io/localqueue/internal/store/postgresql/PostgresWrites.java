@@ -4,6 +4,7 @@ import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.BusWrites;
 import io.localqueue.internal.store.ClaimBatch;
 import io.localqueue.internal.store.ClaimRequest;
+import io.localqueue.internal.store.LimitChanges;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.ExpiredLease;
@@ -153,6 +154,15 @@ final class PostgresWrites implements QueueWrites {
     @Override
     public boolean pause(String queue, String by, long now) {
         return run(c -> PauseStatements.pause(c, schema, queue, by, now));
+    }
+
+    @Override
+    public void setLimits(String queue, LimitChanges changes, long now) {
+        run(c -> {
+            LimitStatements.set(c, schema, queue, changes, now);
+            return null;
+        });
+        wakes = true;
     }
 
     @Override

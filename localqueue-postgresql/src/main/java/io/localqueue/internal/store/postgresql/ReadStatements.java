@@ -2,6 +2,7 @@ package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.ReadyRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -51,13 +52,18 @@ final class ReadStatements {
 
     private static final String LIST_FAILED = """
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,
-                   priority, concurrency_key
-              FROM %1$s.messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?""";
+                   %2$s, concurrency_key
+              FROM %1$s.messages WHERE queue = ? AND status = 3 ORDER BY id LIMIT ? OFFSET ?"""
+            .replace("%2$s", HeldPriority.decoded("priority"));
 
+    /**
+     * A page of ready rows in claim order from the claim-order index; the jobs a full concurrency key holds come after
+     * every other, as claims without a per-key limit reach them.
+     */
     static final String LIST_READY = """
-            SELECT id, payload, attempts, available_at, created_at, last_error, priority, concurrency_key
+            SELECT id, payload, attempts, available_at, created_at, last_error, %2$s, concurrency_key
               FROM %1$s.messages WHERE queue = ? AND status = 0
-             ORDER BY priority, available_at, id LIMIT ? OFFSET ?""";
+             ORDER BY priority, available_at, id LIMIT ? OFFSET ?""".replace("%2$s", HeldPriority.decoded("priority"));
 
     private ReadStatements() {
     }

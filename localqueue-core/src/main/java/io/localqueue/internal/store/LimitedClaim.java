@@ -1,0 +1,217 @@
+package io.localqueue.internal.store;
+
+import io.localqueue.QueueLimit;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The claim of a queue with limits, the same on every store: the room the queue-wide limit and the rate limit leave,
+ * then, under a per-key limit, a walk of the due jobs in claim order that leases the jobs whose key has a free slot
+ * and holds the others ({@link HeldPriority}), so that a claim never walks a held job again; a held key gets as many
+ * jobs back as it has free slots at the start of every claim. The slot is the lease: every count is of leased rows,
+ * read inside the claim's transaction, so an acknowledgement, a failure or an expired lease frees its slot by itself.
+ */
+public final class LimitedClaim {
+
+    /** How many candidates beyond the room a walk reads at once, so that a few held ones cost no second read. */
+    private static final int SPARE_CANDIDATES = 32;
+
+    /**
+     * About the most jobs one claim holds: a key with a long backlog in front is held in steps, the claim's transaction
+     * stays short, and the next claim, at once, carries on.
+     */
+    static final int MOST_HELD_PER_CLAIM = 2_000;
+
+    private LimitedClaim() {
+    }
+
+    /** A due job the walk looks at: its id and its key, null for none. */
+    public record Candidate(long id, @Nullable String key) {
+    }
+
+    /** What a store does for a limited claim, inside the claim's transaction. */
+    public interface Steps {
+
+        /** How many of the queue's jobs are leased. */
+        int leased() throws SQLException;
+
+        /** How many jobs of the key are leased. */
+        int leasedOf(String key) throws SQLException;
+
+        /** How many claims the rate log held when the claim read the queue's controls. */
+        int loggedClaims();
+
+        /**
+         * Drops the rate log's claims at or before {@code until}, which have left the period, from the log and its
+         * count.
+         *
+         * @return how many claims it dropped
+         */
+        int dropClaimsUntil(long until) throws SQLException;
+
+        /** The time of the oldest claim the rate log holds. */
+        long oldestClaim() throws SQLException;
+
+        /** Adds claims to the rate log at this time. */
+        void logClaims(long at, int count) throws SQLException;
+
+        /** Leases up to {@code limit} due jobs in claim order, as an unlimited claim would, adding them to {@code rows}. */
+        void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException;
+
+        /** Makes every job of the queue carry a priority, so that the walk by priority sees it. */
+        void walkByPriority() throws SQLException;
+
+        /** The keys that have held jobs. */
+        List<String> heldKeys() throws SQLException;
+
+        /** Gives back up to {@code count} of the key's held jobs, first in claim order. */
+        void release(String key, int count) throws SQLException;
+
+        /** The most urgent priority above {@code after} with ready jobs that are not held, or null. */
+        @Nullable Integer nextLevel(long after) throws SQLException;
+
+        /** Up to {@code limit} due jobs of one priority, by due time then id. */
+        List<Candidate> candidates(int level, int limit) throws SQLException;
+
+        /** Leases the given due jobs, adding those leased to {@code rows}. */
+        void lease(List<Long> ids, List<ClaimedRow> rows) throws SQLException;
+
+        /** Holds the given due jobs. */
+        void hold(List<Long> ids) throws SQLException;
+    }
+
+    /**
+     * Leases up to {@code limit} due jobs within the limits.
+     *
+     * @param now the claim time
+     * @return why due jobs were left, or null when none was held back
+     */
+    public static @Nullable ClaimHold claim(Steps steps, QueueLimits limits, int limit, long now,
+                                            List<ClaimedRow> rows) throws SQLException {
+        int room = limit;
+        QueueLimit tightest = null;
+        if (limits.maxConcurrent() > 0) {
+            int free = limits.maxConcurrent() - steps.leased();
+            if (free < room) {
+                room = free;
+                tightest = QueueLimit.MAX_CONCURRENT;
+            }
+        }
+        if (limits.ratePermits() > 0) {
+            int inPeriod = steps.loggedClaims() - steps.dropClaimsUntil(now - limits.ratePeriodMillis());
+            int left = limits.ratePermits() - inPeriod;
+            if (left < room) {
+                room = left;
+                tightest = QueueLimit.RATE_LIMIT;
+            }
+        }
+        if (room <= 0) {
+            return tightest == QueueLimit.RATE_LIMIT
+                    ? new ClaimHold(tightest, steps.oldestClaim() + limits.ratePeriodMillis())
+                    : new ClaimHold(QueueLimit.MAX_CONCURRENT, Long.MAX_VALUE);
+        }
+        int before = rows.size();
+        Walk walk = Walk.NOTHING_HELD;
+        if (limits.maxConcurrentPerKey() > 0) {
+            walk = claimByKey(steps, limits.maxConcurrentPerKey(), room, rows);
+        } else {
+            steps.claimInOrder(room, rows);
+        }
+        int taken = rows.size() - before;
+        if (limits.ratePermits() > 0 && taken > 0) {
+            steps.logClaims(now, taken);
+        }
+        if (taken > 0 || walk == Walk.NOTHING_HELD) {
+            return null;
+        }
+        return new ClaimHold(QueueLimit.MAX_CONCURRENT_PER_KEY, walk == Walk.MORE_TO_WALK ? now : Long.MAX_VALUE);
+    }
+
+    /** How a walk under a per-key limit ended. */
+    private enum Walk {
+        /** No job was held, nor any key found full. */
+        NOTHING_HELD,
+        /** Jobs were held, or a key with held jobs is full. */
+        HELD,
+        /** The claim held as many jobs as one may, and more due jobs are left to walk. */
+        MORE_TO_WALK
+    }
+
+    /**
+     * Walks the due jobs by priority, due time and id, leasing those whose key has a free slot and holding the others;
+     * the reads widen while they find only held jobs.
+     */
+    private static Walk claimByKey(Steps steps, int perKey, int room, List<ClaimedRow> rows) throws SQLException {
+        steps.walkByPriority();
+        Map<String, Integer> leased = new HashMap<>();
+        boolean held = false;
+        for (String key : steps.heldKeys()) {
+            int free = perKey - leasedOf(steps, leased, key);
+            if (free > 0) {
+                steps.release(key, free);
+            } else {
+                held = true;
+            }
+        }
+        int start = rows.size();
+        int heldNow = 0;
+        int spare = SPARE_CANDIDATES;
+        @Nullable Integer level = steps.nextLevel(Long.MIN_VALUE);
+        while (level != null && rows.size() - start < room) {
+            if (heldNow >= MOST_HELD_PER_CLAIM) {
+                return Walk.MORE_TO_WALK;
+            }
+            int wanted = room - (rows.size() - start);
+            int window = wanted + spare;
+            List<Candidate> candidates = steps.candidates(level, window);
+            List<Long> lease = new ArrayList<>();
+            List<Long> hold = new ArrayList<>();
+            for (Candidate candidate : candidates) {
+                if (lease.size() == wanted) {
+                    break;
+                }
+                if (candidate.key() == null) {
+                    lease.add(candidate.id());
+                    continue;
+                }
+                int running = leasedOf(steps, leased, candidate.key());
+                if (running < perKey) {
+                    leased.put(candidate.key(), running + 1);
+                    lease.add(candidate.id());
+                } else {
+                    hold.add(candidate.id());
+                }
+            }
+            if (!lease.isEmpty()) {
+                steps.lease(lease, rows);
+            }
+            if (!hold.isEmpty()) {
+                steps.hold(hold);
+                heldNow += hold.size();
+                held = true;
+                spare = Math.min(spare * 2, MOST_HELD_PER_CLAIM);
+            }
+            if (lease.size() == wanted) {
+                continue; // a lease the claimer's budget made a dead letter leaves room: the next read fills it
+            }
+            if (candidates.size() < window) {
+                level = steps.nextLevel(level);
+            }
+        }
+        return held ? Walk.HELD : Walk.NOTHING_HELD;
+    }
+
+    /** The leased jobs of a key, read once per claim and counted up as the claim leases more. */
+    private static int leasedOf(Steps steps, Map<String, Integer> leased, String key) throws SQLException {
+        Integer known = leased.get(key);
+        if (known == null) {
+            known = steps.leasedOf(key);
+            leased.put(key, known);
+        }
+        return known;
+    }
+}

@@ -1,0 +1,328 @@
+package io.localqueue.internal.store.sqlite;
+
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.internal.store.LimitChanges;
+import io.localqueue.internal.store.LimitedClaim;
+import io.localqueue.internal.store.QueueLimits;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A queue's limits, stored in its row of {@code queue_controls} so that every process on the file obeys the same,
+ * and what a claim under them reads and writes: leased rows counted through indexes (the slot is the lease), the jobs
+ * a full key holds back ({@link HeldPriority}) and the rate limit's log of claims per millisecond, with the count its
+ * period holds kept beside the limit so that a claim reads one number.
+ */
+final class LimitStatements {
+
+    /**
+     * A term that holds while the queue bound at {@code ?%d} is paused or has a limit: plain claims put it in their
+     * statement and take nothing then, so a queue without controls runs no statement more.
+     */
+    private static final String CONTROLLED = """
+            EXISTS (SELECT 1 FROM queue_controls WHERE queue = ?%d AND (paused_at IS NOT NULL
+                    OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL OR rate_permits IS NOT NULL))""";
+
+    private static final String CONTROLS = """
+            SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
+                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used
+              FROM queue_controls WHERE queue = ?""";
+
+    private static final String ENSURE_ROW = "INSERT INTO queue_controls (queue) VALUES (?) ON CONFLICT DO NOTHING";
+
+    private static final String SET_MAX_CONCURRENT = "UPDATE queue_controls SET max_concurrent = ?2 WHERE queue = ?1";
+
+    private static final String SET_MAX_PER_KEY = "UPDATE queue_controls SET max_per_key = ?2 WHERE queue = ?1";
+
+    /** Sets the rate limit and counts the claims its period holds again, from the log. */
+    private static final String SET_RATE = """
+            UPDATE queue_controls SET rate_permits = ?2, rate_period = ?3,
+                   rate_used = (SELECT COALESCE(SUM(taken), 0) FROM queue_claims WHERE queue = ?1 AND claimed_at > ?4)
+             WHERE queue = ?1""";
+
+    private static final String HELD = "status = 0 AND priority > " + HeldPriority.CLAIMABLE;
+
+    /** Gives every held row of the queue back its priority, when the per-key limit is lifted. */
+    private static final String RELEASE_ALL = "UPDATE messages SET priority = priority - " + HeldPriority.SHIFT
+            + " WHERE queue = ? AND " + HELD;
+
+    private static final String LEASED = "SELECT COUNT(*) FROM messages WHERE queue = ?1 AND status = 1";
+
+    private static final String LEASED_OF_KEY = "SELECT COUNT(*) FROM messages INDEXED BY "
+            + SqliteSchema.LEASED_KEYS_INDEX + " WHERE queue = ?1 AND concurrency_key = ?2 AND status = 1";
+
+    /** The keys with held rows, each found by one seek of the held index (a loose scan). */
+    private static final String HELD_KEYS = """
+            WITH RECURSIVE k(key) AS (
+                SELECT (SELECT MIN(concurrency_key) FROM messages INDEXED BY %1$s WHERE queue = ?1 AND %2$s)
+                UNION ALL
+                SELECT (SELECT MIN(concurrency_key) FROM messages INDEXED BY %1$s
+                         WHERE queue = ?1 AND %2$s AND concurrency_key > k.key)
+                  FROM k WHERE k.key IS NOT NULL)
+            SELECT key FROM k WHERE key IS NOT NULL""".formatted(SqliteSchema.HELD_INDEX, HELD);
+
+    /** Gives the first {@code ?3} held rows of a key, in claim order, their priority back. */
+    private static final String RELEASE = """
+            UPDATE messages SET priority = priority - %3$d
+             WHERE id IN (SELECT id FROM messages INDEXED BY %1$s WHERE queue = ?1 AND concurrency_key = ?2 AND %2$s
+                           ORDER BY priority, available_at, id LIMIT ?3)"""
+            .formatted(SqliteSchema.HELD_INDEX, HELD, HeldPriority.SHIFT);
+
+    private static final String HOLD = """
+            UPDATE messages SET priority = priority + %d
+             WHERE id IN (SELECT value FROM json_each(?1)) AND status = 0 AND priority <= %d"""
+            .formatted(HeldPriority.SHIFT, HeldPriority.CLAIMABLE);
+
+    /** The next priority above {@code ?2} with ready rows that are not held: one seek of the priority index. */
+    private static final String NEXT_LEVEL = """
+            SELECT MIN(priority) FROM messages INDEXED BY %s
+             WHERE queue = ?1 AND status = 0 AND priority > ?2 AND priority <= %d"""
+            .formatted(SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
+
+    private static final String CANDIDATES = """
+            SELECT id, concurrency_key FROM messages INDEXED BY %s
+             WHERE queue = ?1 AND status = 0 AND priority = ?2 AND available_at <= ?3
+             ORDER BY available_at, id LIMIT ?4""".formatted(SqliteSchema.PRIORITY_INDEX);
+
+    private static final String HELD_COUNT =
+            "SELECT COUNT(*) FROM messages INDEXED BY " + SqliteSchema.HELD_INDEX + " WHERE queue = ? AND " + HELD;
+
+    private static final String TRIM_CLAIMS =
+            "DELETE FROM queue_claims WHERE queue = ?1 AND claimed_at <= ?2 RETURNING taken";
+
+    private static final String CLEAR_CLAIMS = "DELETE FROM queue_claims WHERE queue = ?";
+
+    private static final String ADD_USED = "UPDATE queue_controls SET rate_used = rate_used + ?2 WHERE queue = ?1";
+
+    private static final String LOG_CLAIMS = """
+            INSERT INTO queue_claims (queue, claimed_at, taken) VALUES (?1, ?2, ?3)
+            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = taken + excluded.taken""";
+
+    private static final String OLDEST_CLAIM = "SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?";
+
+    private LimitStatements() {
+    }
+
+    /** A queue's controls as a claim reads them: its pause, its limits and the claims of the rate limit's period. */
+    record Controls(boolean paused, QueueLimits limits, int rateUsed) {
+
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0);
+    }
+
+    /** The {@link #CONTROLLED} term with the queue at parameter {@code parameter}. */
+    static String controlled(int parameter) {
+        return CONTROLLED.formatted(parameter);
+    }
+
+    static Controls controls(Session session, String queue) throws SQLException {
+        return session.query(CONTROLS, statement -> statement.setString(1, queue), rows -> rows.next()
+                ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3), rows.getInt(4),
+                rows.getLong(5)), rows.getInt(6))
+                : Controls.NONE);
+    }
+
+    /**
+     * Stores the limits a queue object was built with as the queue's; lifting the per-key limit gives its held rows
+     * back, and a new rate limit counts its period's claims from the log.
+     */
+    static void set(Session session, String queue, LimitChanges changes, long now) throws SQLException {
+        session.update(ENSURE_ROW, statement -> statement.setString(1, queue));
+        if (changes.maxConcurrent() != null) {
+            setOrLift(session, SET_MAX_CONCURRENT, queue, changes.maxConcurrent());
+        }
+        if (changes.maxConcurrentPerKey() != null) {
+            setOrLift(session, SET_MAX_PER_KEY, queue, changes.maxConcurrentPerKey());
+            if (changes.maxConcurrentPerKey() == 0) {
+                session.update(RELEASE_ALL, statement -> statement.setString(1, queue));
+            }
+        }
+        Integer permits = changes.ratePermits();
+        if (permits != null) {
+            if (permits == 0) {
+                session.update(CLEAR_CLAIMS, statement -> statement.setString(1, queue));
+            }
+            session.update(SET_RATE, statement -> {
+                statement.setString(1, queue);
+                if (permits > 0) {
+                    statement.setInt(2, permits);
+                    statement.setLong(3, changes.ratePeriodMillis());
+                }
+                statement.setLong(4, now - changes.ratePeriodMillis());
+            });
+        }
+    }
+
+    private static void setOrLift(Session session, String sql, String queue, int value) throws SQLException {
+        session.update(sql, statement -> {
+            statement.setString(1, queue);
+            if (value > 0) {
+                statement.setInt(2, value);
+            }
+        });
+    }
+
+    static long heldCount(Session session, String queue) throws SQLException {
+        Long count = session.queryLong(HELD_COUNT, statement -> statement.setString(1, queue));
+        return count == null ? 0 : count;
+    }
+
+    /** Writes ids as the JSON array {@code json_each} reads. */
+    static String jsonIds(List<Long> ids) {
+        StringJoiner json = new StringJoiner(",", "[", "]");
+        for (long id : ids) {
+            json.add(Long.toString(id));
+        }
+        return json.toString();
+    }
+
+    /** A claim's steps under limits, in its transaction on the writer's session. */
+    static final class Steps implements LimitedClaim.Steps {
+
+        private final ClaimStatements.Claim claim;
+        private final Session session;
+        private final String queue;
+        private final int rateUsed;
+
+        Steps(ClaimStatements.Claim claim, int rateUsed) {
+            this.claim = claim;
+            this.session = claim.session();
+            this.queue = claim.queue();
+            this.rateUsed = rateUsed;
+        }
+
+        @Override
+        public int leased() throws SQLException {
+            return count(LEASED, null);
+        }
+
+        @Override
+        public int leasedOf(String key) throws SQLException {
+            return count(LEASED_OF_KEY, key);
+        }
+
+        private int count(String sql, @Nullable String key) throws SQLException {
+            Long count = session.queryLong(sql, statement -> {
+                statement.setString(1, queue);
+                if (key != null) {
+                    statement.setString(2, key);
+                }
+            });
+            return count == null ? 0 : Math.toIntExact(count);
+        }
+
+        @Override
+        public int loggedClaims() {
+            return rateUsed;
+        }
+
+        @Override
+        public int dropClaimsUntil(long until) throws SQLException {
+            int dropped = session.query(TRIM_CLAIMS, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, until);
+            }, rows -> {
+                int sum = 0;
+                while (rows.next()) {
+                    sum += rows.getInt(1);
+                }
+                return sum;
+            });
+            if (dropped > 0) {
+                addUsed(-dropped);
+            }
+            return dropped;
+        }
+
+        @Override
+        public long oldestClaim() throws SQLException {
+            Long oldest = session.queryLong(OLDEST_CLAIM, statement -> statement.setString(1, queue));
+            return oldest == null ? claim.now() : oldest;
+        }
+
+        @Override
+        public void logClaims(long at, int count) throws SQLException {
+            session.update(LOG_CLAIMS, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, at);
+                statement.setInt(3, count);
+            });
+            addUsed(count);
+        }
+
+        private void addUsed(int change) throws SQLException {
+            session.update(ADD_USED, statement -> {
+                statement.setString(1, queue);
+                statement.setInt(2, change);
+            });
+        }
+
+        @Override
+        public void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException {
+            ClaimStatements.claimInOrder(claim, limit, rows);
+        }
+
+        @Override
+        public void walkByPriority() throws SQLException {
+            ClaimStatements.walkByPriority(claim);
+        }
+
+        @Override
+        public List<String> heldKeys() throws SQLException {
+            return session.query(HELD_KEYS, statement -> statement.setString(1, queue), rows -> {
+                List<String> keys = new ArrayList<>();
+                while (rows.next()) {
+                    keys.add(rows.getString(1));
+                }
+                return keys;
+            });
+        }
+
+        @Override
+        public void release(String key, int count) throws SQLException {
+            session.update(RELEASE, statement -> {
+                statement.setString(1, queue);
+                statement.setString(2, key);
+                statement.setInt(3, count);
+            });
+        }
+
+        @Override
+        public @Nullable Integer nextLevel(long after) throws SQLException {
+            Long level = session.queryLong(NEXT_LEVEL, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, after);
+            });
+            return level == null ? null : Math.toIntExact(level);
+        }
+
+        @Override
+        public List<LimitedClaim.Candidate> candidates(int level, int limit) throws SQLException {
+            return session.query(CANDIDATES, statement -> {
+                statement.setString(1, queue);
+                statement.setInt(2, level);
+                statement.setLong(3, claim.now());
+                statement.setInt(4, limit);
+            }, rows -> {
+                List<LimitedClaim.Candidate> candidates = new ArrayList<>();
+                while (rows.next()) {
+                    candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getString(2)));
+                }
+                return candidates;
+            });
+        }
+
+        @Override
+        public void lease(List<Long> ids, List<ClaimedRow> rows) throws SQLException {
+            ClaimStatements.leaseChosen(claim, ids, rows);
+        }
+
+        @Override
+        public void hold(List<Long> ids) throws SQLException {
+            session.update(HOLD, statement -> statement.setString(1, jsonIds(ids)));
+        }
+    }
+}

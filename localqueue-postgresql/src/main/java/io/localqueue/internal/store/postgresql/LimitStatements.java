@@ -1,0 +1,368 @@
+package io.localqueue.internal.store.postgresql;
+
+import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.internal.store.LimitChanges;
+import io.localqueue.internal.store.LimitedClaim;
+import io.localqueue.internal.store.QueueLimits;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A queue's limits on PostgreSQL, stored in its row of {@code queue_controls} so that every host obeys the same, and
+ * what a claim under them reads and writes. A claim under limits locks that row first ({@code FOR UPDATE}), so the
+ * claims of one limited queue run one at a time across hosts and each counts the leases the previous one committed:
+ * counting and then claiming with {@code SKIP LOCKED} alone lets two claimers each see a free slot. Leased rows are
+ * counted through partial indexes (the slot is the lease), a full key's jobs are held ({@link HeldPriority}), and the
+ * rate limit keeps a log of claims per millisecond with the count its period holds beside the limit.
+ */
+final class LimitStatements {
+
+    private static final String CONTROLS = """
+            SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
+                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used
+              FROM %1$s.queue_controls WHERE queue = ?""";
+
+    private static final String LOCK_CONTROLS = CONTROLS + " FOR UPDATE";
+
+    private static final String ENSURE_ROW =
+            "INSERT INTO %1$s.queue_controls (queue) VALUES (?) ON CONFLICT DO NOTHING";
+
+    private static final String SET_MAX_CONCURRENT =
+            "UPDATE %1$s.queue_controls SET max_concurrent = ? WHERE queue = ?";
+
+    private static final String SET_MAX_PER_KEY = "UPDATE %1$s.queue_controls SET max_per_key = ? WHERE queue = ?";
+
+    /** Sets the rate limit and counts the claims its period holds again, from the log. */
+    private static final String SET_RATE = """
+            UPDATE %1$s.queue_controls SET rate_permits = ?, rate_period = ?,
+                   rate_used = (SELECT COALESCE(sum(taken), 0) FROM %1$s.queue_claims
+                                 WHERE queue = ? AND claimed_at > ?)
+             WHERE queue = ?""";
+
+    private static final String HELD = "status = 0 AND priority > " + HeldPriority.CLAIMABLE;
+
+    private static final String RELEASE_ALL = "UPDATE %1$s.messages SET priority = priority - " + HeldPriority.SHIFT
+            + " WHERE queue = ? AND " + HELD;
+
+    private static final String LEASED = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 1";
+
+    private static final String LEASED_OF_KEY =
+            "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND concurrency_key = ? AND status = 1";
+
+    /** The keys with held rows, each found by one seek of the held index (a loose scan). */
+    private static final String HELD_KEYS = """
+            WITH RECURSIVE k(key) AS (
+                (SELECT concurrency_key FROM %1$s.messages WHERE queue = ? AND %2$s ORDER BY concurrency_key LIMIT 1)
+                UNION ALL
+                SELECT (SELECT r.concurrency_key FROM %1$s.messages AS r
+                         WHERE r.queue = ? AND %2$s AND r.concurrency_key > k.key
+                         ORDER BY r.concurrency_key LIMIT 1)
+                  FROM k WHERE k.key IS NOT NULL)
+            SELECT key FROM k WHERE key IS NOT NULL""".replace("%2$s", HELD);
+
+    /** Gives the first held rows of a key, in claim order, their priority back. */
+    private static final String RELEASE = """
+            UPDATE %1$s.messages SET priority = priority - %3$s
+             WHERE id IN (SELECT id FROM %1$s.messages WHERE queue = ? AND concurrency_key = ? AND %2$s
+                           ORDER BY priority, available_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"""
+            .replace("%2$s", HELD).replace("%3$s", Integer.toString(HeldPriority.SHIFT));
+
+    private static final String HOLD = """
+            UPDATE %1$s.messages SET priority = priority + %2$s
+             WHERE id = ANY (?) AND status = 0 AND priority <= %3$s"""
+            .replace("%2$s", Integer.toString(HeldPriority.SHIFT))
+            .replace("%3$s", Integer.toString(HeldPriority.CLAIMABLE));
+
+    /** The next priority above the given one with ready rows that are not held: one seek of the claim-order index. */
+    private static final String NEXT_LEVEL = """
+            SELECT min(priority) FROM %1$s.messages WHERE queue = ? AND status = 0 AND priority > ? AND priority <= """
+            + HeldPriority.CLAIMABLE;
+
+    private static final String CANDIDATES = """
+            SELECT id, concurrency_key FROM %1$s.messages
+             WHERE queue = ? AND status = 0 AND priority = ? AND available_at <= ?
+             ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED""";
+
+    private static final String HELD_COUNT = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND " + HELD;
+
+    private static final String TRIM_CLAIMS =
+            "DELETE FROM %1$s.queue_claims WHERE queue = ? AND claimed_at <= ? RETURNING taken";
+
+    private static final String CLEAR_CLAIMS = "DELETE FROM %1$s.queue_claims WHERE queue = ?";
+
+    private static final String ADD_USED = "UPDATE %1$s.queue_controls SET rate_used = rate_used + ? WHERE queue = ?";
+
+    private static final String LOG_CLAIMS = """
+            INSERT INTO %1$s.queue_claims (queue, claimed_at, taken) VALUES (?, ?, ?)
+            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = queue_claims.taken + EXCLUDED.taken""";
+
+    private static final String OLDEST_CLAIM = "SELECT min(claimed_at) FROM %1$s.queue_claims WHERE queue = ?";
+
+    /** The smallest priority a smallint column holds, less one: every stored priority is above it. */
+    private static final int BELOW_EVERY_PRIORITY = Short.MIN_VALUE - 1;
+
+    private LimitStatements() {
+    }
+
+    /** A queue's controls as a claim reads them: its pause, its limits and the claims of the rate limit's period. */
+    record Controls(boolean paused, QueueLimits limits, int rateUsed) {
+
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0);
+    }
+
+    static Controls controls(Connection connection, String schema, String queue) throws SQLException {
+        return read(connection, CONTROLS.formatted(schema), queue);
+    }
+
+    /** Reads the queue's controls and locks their row until the transaction ends, when the queue has one. */
+    static Controls lockControls(Connection connection, String schema, String queue) throws SQLException {
+        return read(connection, LOCK_CONTROLS.formatted(schema), queue);
+    }
+
+    private static Controls read(Connection connection, String sql, String queue) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, queue);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3),
+                        rows.getInt(4), rows.getLong(5)), rows.getInt(6)) : Controls.NONE;
+            }
+        }
+    }
+
+    /**
+     * Stores the limits a queue object was built with as the queue's; lifting the per-key limit gives its held rows
+     * back, and a new rate limit counts its period's claims from the log.
+     */
+    static void set(Connection connection, String schema, String queue, LimitChanges changes, long now)
+            throws SQLException {
+        update(connection, ENSURE_ROW.formatted(schema), queue);
+        lockControls(connection, schema, queue);
+        if (changes.maxConcurrent() != null) {
+            setOrLift(connection, SET_MAX_CONCURRENT.formatted(schema), queue, changes.maxConcurrent());
+        }
+        if (changes.maxConcurrentPerKey() != null) {
+            setOrLift(connection, SET_MAX_PER_KEY.formatted(schema), queue, changes.maxConcurrentPerKey());
+            if (changes.maxConcurrentPerKey() == 0) {
+                update(connection, RELEASE_ALL.formatted(schema), queue);
+            }
+        }
+        Integer permits = changes.ratePermits();
+        if (permits != null) {
+            if (permits == 0) {
+                update(connection, CLEAR_CLAIMS.formatted(schema), queue);
+            }
+            try (PreparedStatement set = connection.prepareStatement(SET_RATE.formatted(schema))) {
+                set.setObject(1, permits > 0 ? permits : null, java.sql.Types.INTEGER);
+                set.setObject(2, permits > 0 ? changes.ratePeriodMillis() : null, java.sql.Types.BIGINT);
+                set.setString(3, queue);
+                set.setLong(4, now - changes.ratePeriodMillis());
+                set.setString(5, queue);
+                set.executeUpdate();
+            }
+        }
+    }
+
+    private static void setOrLift(Connection connection, String sql, String queue, int value) throws SQLException {
+        try (PreparedStatement set = connection.prepareStatement(sql)) {
+            set.setObject(1, value > 0 ? value : null, java.sql.Types.INTEGER);
+            set.setString(2, queue);
+            set.executeUpdate();
+        }
+    }
+
+    private static void update(Connection connection, String sql, String queue) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            update.setString(1, queue);
+            update.executeUpdate();
+        }
+    }
+
+    static long heldCount(Connection connection, String schema, String queue) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(HELD_COUNT.formatted(schema))) {
+            count.setString(1, queue);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** A claim's steps under limits, in its transaction, after it locked the queue's controls. */
+    static final class Steps implements LimitedClaim.Steps {
+
+        private final ClaimStatements.Claim claim;
+        private final Connection connection;
+        private final String schema;
+        private final String queue;
+        private final int rateUsed;
+
+        Steps(ClaimStatements.Claim claim, int rateUsed) {
+            this.claim = claim;
+            this.connection = claim.connection();
+            this.schema = claim.schema();
+            this.queue = claim.queue();
+            this.rateUsed = rateUsed;
+        }
+
+        @Override
+        public int leased() throws SQLException {
+            return count(LEASED, null);
+        }
+
+        @Override
+        public int leasedOf(String key) throws SQLException {
+            return count(LEASED_OF_KEY, key);
+        }
+
+        private int count(String sql, @Nullable String key) throws SQLException {
+            try (PreparedStatement count = connection.prepareStatement(sql.formatted(schema))) {
+                count.setString(1, queue);
+                if (key != null) {
+                    count.setString(2, key);
+                }
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    return Math.toIntExact(rows.getLong(1));
+                }
+            }
+        }
+
+        @Override
+        public int loggedClaims() {
+            return rateUsed;
+        }
+
+        @Override
+        public int dropClaimsUntil(long until) throws SQLException {
+            int dropped = 0;
+            try (PreparedStatement trim = connection.prepareStatement(TRIM_CLAIMS.formatted(schema))) {
+                trim.setString(1, queue);
+                trim.setLong(2, until);
+                try (ResultSet rows = trim.executeQuery()) {
+                    while (rows.next()) {
+                        dropped += rows.getInt(1);
+                    }
+                }
+            }
+            if (dropped > 0) {
+                addUsed(-dropped);
+            }
+            return dropped;
+        }
+
+        @Override
+        public long oldestClaim() throws SQLException {
+            try (PreparedStatement oldest = connection.prepareStatement(OLDEST_CLAIM.formatted(schema))) {
+                oldest.setString(1, queue);
+                try (ResultSet rows = oldest.executeQuery()) {
+                    rows.next();
+                    long at = rows.getLong(1);
+                    return rows.wasNull() ? claim.now() : at;
+                }
+            }
+        }
+
+        @Override
+        public void logClaims(long at, int count) throws SQLException {
+            try (PreparedStatement log = connection.prepareStatement(LOG_CLAIMS.formatted(schema))) {
+                log.setString(1, queue);
+                log.setLong(2, at);
+                log.setInt(3, count);
+                log.executeUpdate();
+            }
+            addUsed(count);
+        }
+
+        private void addUsed(int change) throws SQLException {
+            try (PreparedStatement add = connection.prepareStatement(ADD_USED.formatted(schema))) {
+                add.setInt(1, change);
+                add.setString(2, queue);
+                add.executeUpdate();
+            }
+        }
+
+        @Override
+        public void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException {
+            ClaimStatements.leaseInOrder(claim, ClaimStatements.CLAIM_WITHIN_LIMITS, limit, rows);
+        }
+
+        @Override
+        public void walkByPriority() {
+            // every row has a priority on PostgreSQL
+        }
+
+        @Override
+        public List<String> heldKeys() throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement(HELD_KEYS.formatted(schema))) {
+                select.setString(1, queue);
+                select.setString(2, queue);
+                List<String> keys = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        keys.add(rows.getString(1));
+                    }
+                }
+                return keys;
+            }
+        }
+
+        @Override
+        public void release(String key, int count) throws SQLException {
+            try (PreparedStatement release = connection.prepareStatement(RELEASE.formatted(schema))) {
+                release.setString(1, queue);
+                release.setString(2, key);
+                release.setInt(3, count);
+                release.executeUpdate();
+            }
+        }
+
+        @Override
+        public @Nullable Integer nextLevel(long after) throws SQLException {
+            try (PreparedStatement next = connection.prepareStatement(NEXT_LEVEL.formatted(schema))) {
+                next.setString(1, queue);
+                next.setInt(2, (int) Math.max(after, BELOW_EVERY_PRIORITY));
+                try (ResultSet rows = next.executeQuery()) {
+                    rows.next();
+                    int level = rows.getInt(1);
+                    return rows.wasNull() ? null : level;
+                }
+            }
+        }
+
+        @Override
+        public List<LimitedClaim.Candidate> candidates(int level, int limit) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement(CANDIDATES.formatted(schema))) {
+                select.setString(1, queue);
+                select.setInt(2, level);
+                select.setLong(3, claim.now());
+                select.setInt(4, limit);
+                List<LimitedClaim.Candidate> candidates = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getString(2)));
+                    }
+                }
+                return candidates;
+            }
+        }
+
+        @Override
+        public void lease(List<Long> ids, List<ClaimedRow> rows) throws SQLException {
+            ClaimStatements.leaseChosen(claim, ids, rows);
+        }
+
+        @Override
+        public void hold(List<Long> ids) throws SQLException {
+            try (PreparedStatement hold = connection.prepareStatement(HOLD.formatted(schema))) {
+                hold.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+                hold.executeUpdate();
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.localqueue.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.localqueue.EnqueueOptions;
+import io.localqueue.Job;
+import io.localqueue.QueueDiagnostics;
+import io.localqueue.SimpleQueue;
+import io.localqueue.spring.ContextRunnerTestBase;
+import io.localqueue.spring.LocalQueueRegistry;
+import io.localqueue.spring.LocalQueueTemplate;
+import io.localqueue.spring.QueueSettings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * A queue's limits and concurrency key from {@code localqueue.queues.<name>.*}: stored as the queue's when it opens,
+ * read from the payload by the template, and a bad value fails the start naming its property.
+ */
+class QueueLimitsPropertiesTest extends ContextRunnerTestBase {
+
+    record Export(String customerId, int rows) {
+    }
+
+    @Test
+    void theLimitsOfAQueueAreStoredWhenItOpensSoEveryProcessObeysThem() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.max-concurrent=4",
+                "localqueue.queues.exports.max-concurrent-per-key=2",
+                "localqueue.queues.exports.rate-limit.permits=100", "localqueue.queues.exports.rate-limit.period=1m")
+                .run(context -> {
+                    LocalQueueRegistry registry = context.getBean(LocalQueueRegistry.class);
+                    assertThat(registry.settings().limitsFor("exports"))
+                            .isEqualTo(new QueueSettings.Limits(4, 2, 100, Duration.ofMinutes(1)));
+                    assertThat(registry.settings().limitsFor("other")).isEqualTo(QueueSettings.Limits.NONE);
+                    QueueDiagnostics diagnostics = registry.queue("exports").diagnostics();
+                    assertThat(diagnostics.maxConcurrent()).isEqualTo(4);
+                    assertThat(diagnostics.maxConcurrentPerKey()).isEqualTo(2);
+                    assertThat(diagnostics.rateLimitPermits()).isEqualTo(100);
+                    assertThat(diagnostics.rateLimitPeriodSeconds()).isEqualTo(60.0);
+                });
+        try (SimpleQueue<Object> another = SimpleQueue.builder(dir).name("exports").build()) {
+            assertThat(another.diagnostics().maxConcurrent()).as("stored in the file").isEqualTo(4);
+        }
+    }
+
+    @Test
+    void theTemplateGivesJobsWithoutAKeyTheOneTheExpressionReadsFromThePayload() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.concurrency-key=customerId",
+                "localqueue.queues.maps.concurrency-key=['customer']").run(context -> {
+            LocalQueueTemplate template = context.getBean(LocalQueueTemplate.class);
+            LocalQueueRegistry registry = context.getBean(LocalQueueRegistry.class);
+            template.put("exports", new Export("acme", 10));
+            template.put("exports", new Export("acme", 11), null, EnqueueOptions.defaults().concurrencyKey("mine"));
+            template.putAll("maps", java.util.List.of(Map.of("customer", "globex"), Map.of("other", 1)));
+
+            SimpleQueue<Export> exports = registry.queue("exports", Export.class);
+            assertThat(exports.getNowait().concurrencyKey()).isEqualTo("acme");
+            assertThat(exports.getNowait().concurrencyKey()).as("a key of the job's own wins").isEqualTo("mine");
+            SimpleQueue<Object> maps = registry.queue("maps");
+            Job<Object> keyed = maps.getNowait();
+            assertThat(keyed.concurrencyKey()).isEqualTo("globex");
+            assertThat(maps.getNowait().concurrencyKey()).as("a null result leaves no key").isNull();
+        });
+    }
+
+    @Test
+    void anExpressionThePayloadCannotAnswerFailsThePutNamingTheQueue() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.concurrency-key=tenant").run(context ->
+                assertThatThrownBy(() -> context.getBean(LocalQueueTemplate.class).put("exports",
+                        new Export("acme", 1))).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("concurrency key of queue 'exports' (tenant)"));
+    }
+
+    static Stream<Arguments> refusedValues() {
+        return Stream.of(
+                Arguments.of("localqueue.queues.exports.max-concurrent", "-1", null),
+                Arguments.of("localqueue.queues.exports.max-concurrent-per-key", "-2", null),
+                Arguments.of("localqueue.queues.exports.rate-limit.permits", "-1", "1s"),
+                Arguments.of("localqueue.queues.exports.rate-limit.period", "0s", "5"),
+                Arguments.of("localqueue.queues.exports.rate-limit.period", "200000000000d", "5"),
+                Arguments.of("localqueue.queues.exports.concurrency-key", "customerId)(", null));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("refusedValues")
+    void aBadValueFailsTheStartNamingItsProperty(String property, String value, String other) {
+        String[] values = other == null ? new String[] {property + "=" + value}
+                : property.endsWith("permits")
+                ? new String[] {property + "=" + value, "localqueue.queues.exports.rate-limit.period=" + other}
+                : new String[] {property + "=" + value, "localqueue.queues.exports.rate-limit.permits=" + other};
+        onTempDir().withPropertyValues(values).run(context -> assertRefused(context.getStartupFailure(), property));
+    }
+
+    @Test
+    void aRatePeriodWithoutPermitsOrPermitsWithoutAPeriodFailTheStartNamingWhatIsMissing() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.period=1s").run(context ->
+                assertRefused(context.getStartupFailure(), "localqueue.queues.exports.rate-limit.permits"));
+        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=5").run(context ->
+                assertRefused(context.getStartupFailure(), "localqueue.queues.exports.rate-limit.period"));
+    }
+
+    private static void assertRefused(Throwable failure, String property) {
+        assertThat(failure).isNotNull();
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                .satisfies(refused -> assertThat(((InvalidConfigurationPropertyValueException) refused).getName())
+                        .isEqualTo(property));
+    }
+}
