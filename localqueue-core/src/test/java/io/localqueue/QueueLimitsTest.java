@@ -248,7 +248,7 @@ class QueueLimitsTest extends QueueTestBase {
     /**
      * Random puts (keys, priorities, delays), claims, acknowledgements, releases with delays, dead letters and retries
      * against a model whose next claim is the due job of smallest (priority, due time, id) whose key has a free slot,
-     * while the queue has one.
+     * while the queue has one; {@code -Dlocalqueue.test.steps} runs a longer walk.
      */
     @Test
     void claimsFollowTheModelOfClaimOrderWithinTheLimits() {
@@ -258,12 +258,13 @@ class QueueLimitsTest extends QueueTestBase {
         int perKey = 1 + random.nextInt(2);
         int maxConcurrent = random.nextBoolean() ? 0 : 3 + random.nextInt(3);
         SimpleQueue<Object> queue = queue(SimpleQueue.builder(database()).maxConcurrentPerKey(perKey)
-                .maxConcurrent(maxConcurrent).delivery(DeliveryPolicy.defaults().withMaxRetries(100)));
+                .maxConcurrent(maxConcurrent).delivery(new DeliveryPolicy(Duration.ofDays(1), 100)));
         List<ModelJob> waiting = new ArrayList<>();
         List<Job<Object>> leased = new ArrayList<>();
         Map<Long, ModelJob> byId = new HashMap<>();
         String[] keys = {null, "a", "b", "c"};
-        for (int step = 0; step < 500; step++) {
+        int steps = Integer.getInteger("localqueue.test.steps", 500);
+        for (int step = 0; step < steps; step++) {
             long now = clock.instant().toEpochMilli();
             int action = random.nextInt(12);
             if (action < 4) {

@@ -5,6 +5,7 @@ import io.localqueue.SimpleQueue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,7 +36,21 @@ public interface BenchStore {
      * @param mode the durability mode
      * @return the open queue, which releases everything it opened when closed
      */
-    SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode);
+    default SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode) {
+        return openQueue(directory, queue, mode, UnaryOperator.identity());
+    }
+
+    /**
+     * Opens a benchmark queue of {@link BenchMessage} payloads with settings of the scenario's own, such as limits.
+     *
+     * @param directory the scenario directory the queue belongs to
+     * @param queue the queue name
+     * @param mode the durability mode
+     * @param configure adds the scenario's settings to the builder
+     * @return the open queue, which releases everything it opened when closed
+     */
+    SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode,
+                                        UnaryOperator<SimpleQueue.Builder<BenchMessage>> configure);
 
     /**
      * Returns the {@code key=value} settings a child JVM needs to reach this store's queues.
@@ -94,8 +109,10 @@ public interface BenchStore {
         }
 
         @Override
-        public SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode) {
-            return RunContext.openQueue(directory, queue, mode);
+        public SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode,
+                                                   UnaryOperator<SimpleQueue.Builder<BenchMessage>> configure) {
+            return configure.apply(SimpleQueue.builder(directory, BenchMessage.class).name(queue)
+                    .delivery(RunContext.DELIVERY).durability(mode)).build();
         }
 
         @Override

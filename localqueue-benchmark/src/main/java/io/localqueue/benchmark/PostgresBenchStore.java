@@ -7,6 +7,7 @@ import io.localqueue.internal.store.ServerSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The PostgreSQL store of a run: every scenario directory names a schema of its own on one server, reached by its
@@ -54,10 +55,11 @@ public final class PostgresBenchStore implements BenchStore {
      * once, so the queue holds the store (and its pool) alone and closing it closes them.
      */
     @Override
-    public SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode) {
+    public SimpleQueue<BenchMessage> openQueue(Path directory, String queue, DurabilityMode mode,
+                                               UnaryOperator<SimpleQueue.Builder<BenchMessage>> configure) {
         try (LocalQueueDatabase database = open(directory)) {
-            return SimpleQueue.builder(database, BenchMessage.class).name(queue).delivery(RunContext.DELIVERY)
-                    .durability(mode).build();
+            return configure.apply(SimpleQueue.builder(database, BenchMessage.class).name(queue)
+                    .delivery(RunContext.DELIVERY).durability(mode)).build();
         }
     }
 

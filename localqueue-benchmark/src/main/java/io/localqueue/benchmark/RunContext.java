@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * What every scenario of one run shares: the profile, the durability modes, the store that keeps the queues, the work
@@ -81,6 +82,20 @@ public final class RunContext {
      */
     public SimpleQueue<BenchMessage> queue(Path directory, String name, DurabilityMode mode) {
         return store.openQueue(directory, name, mode);
+    }
+
+    /**
+     * Opens a benchmark queue on the run's store with settings of the scenario's own.
+     *
+     * @param directory the scenario directory
+     * @param name the queue name
+     * @param mode the durability mode
+     * @param configure adds the scenario's settings to the builder
+     * @return the open queue
+     */
+    public SimpleQueue<BenchMessage> queue(Path directory, String name, DurabilityMode mode,
+                                           UnaryOperator<SimpleQueue.Builder<BenchMessage>> configure) {
+        return store.openQueue(directory, name, mode, configure);
     }
 
     /**

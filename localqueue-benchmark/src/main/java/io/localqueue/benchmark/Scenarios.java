@@ -80,6 +80,7 @@ final class Scenarios {
             all.add(new ListenerPipelineScenario(profile.listenerConcurrency()));
             all.add(new BacklogScenario());
             all.add(new RetentionScenario());
+            all.add(new LimitsScenario());
             all.add(new ObservationScenario());
             all.add(new InProcessWakeupScenario(false));
             all.add(new CrossProcessWakeupScenario(false));

@@ -102,6 +102,7 @@ class SmokeProfileTest {
                     "putMany-1", "putMany-10", "putMany-100", "get+ack", "roundtrip", "worker-pipeline-c2",
                     "listener-pipeline-c2", "backlog-small-200", "backlog-1k", "backlog-1k-priorities",
                     "backlog-1k-delayed-50", "retention-claims-quiet", "retention-claims-during",
+                    "limits-plain", "limits-max-concurrent", "limits-per-key-100", "limits-rate",
                     "wakeup-in-process", "wakeup-cross-process",
                     "lateness-in-process", "lateness-cross-process",
                     "multiprocess-2P/2C", "bus-ingest-b100-f1", "bus-ingest-b1000-f1", "bus-ingest-b10000-f1",

@@ -17,8 +17,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LimitedClaim {
 
-    /** How many candidates beyond the room a walk reads at once, so that a few held ones cost no second read. */
-    private static final int SPARE_CANDIDATES = 32;
+    /**
+     * How many candidates beyond the room a walk reads at first, so that a few held ones cost no second read; each
+     * read that holds jobs doubles it.
+     */
+    private static final int SPARE_CANDIDATES = 4;
 
     /**
      * About the most jobs one claim holds: a key with a long backlog in front is held in steps, the claim's transaction
@@ -29,8 +32,8 @@ public final class LimitedClaim {
     private LimitedClaim() {
     }
 
-    /** A due job the walk looks at: its id and its key, null for none. */
-    public record Candidate(long id, @Nullable String key) {
+    /** A due job the walk looks at: its id, its priority and its key, null for none. */
+    public record Candidate(long id, int priority, @Nullable String key) {
     }
 
     /** What a store does for a limited claim, inside the claim's transaction. */
@@ -74,8 +77,12 @@ public final class LimitedClaim {
         /** The most urgent priority above {@code after} with ready jobs that are not held, or null. */
         @Nullable Integer nextLevel(long after) throws SQLException;
 
-        /** Up to {@code limit} due jobs of one priority, by due time then id. */
-        List<Candidate> candidates(int level, int limit) throws SQLException;
+        /**
+         * Up to {@code limit} due jobs, by due time then id, of the most urgent priority above {@code after} with ready
+         * jobs that are not held (found in the same statement); none when that priority has no due job, or there is
+         * no such priority, which {@link #nextLevel} tells apart.
+         */
+        List<Candidate> candidates(long after, int limit) throws SQLException;
 
         /** Leases the given due jobs, adding those leased to {@code rows}. */
         void lease(List<Long> ids, List<ClaimedRow> rows) throws SQLException;
@@ -160,14 +167,22 @@ public final class LimitedClaim {
         int start = rows.size();
         int heldNow = 0;
         int spare = SPARE_CANDIDATES;
-        @Nullable Integer level = steps.nextLevel(Long.MIN_VALUE);
-        while (level != null && rows.size() - start < room) {
+        long after = Long.MIN_VALUE;
+        while (rows.size() - start < room) {
             if (heldNow >= MOST_HELD_PER_CLAIM) {
                 return Walk.MORE_TO_WALK;
             }
             int wanted = room - (rows.size() - start);
             int window = wanted + spare;
-            List<Candidate> candidates = steps.candidates(level, window);
+            List<Candidate> candidates = steps.candidates(after, window);
+            if (candidates.isEmpty()) {
+                @Nullable Integer level = steps.nextLevel(after);
+                if (level == null) {
+                    break;
+                }
+                after = level; // a priority whose ready jobs are all not yet due
+                continue;
+            }
             List<Long> lease = new ArrayList<>();
             List<Long> hold = new ArrayList<>();
             for (Candidate candidate : candidates) {
@@ -195,11 +210,8 @@ public final class LimitedClaim {
                 held = true;
                 spare = Math.min(spare * 2, MOST_HELD_PER_CLAIM);
             }
-            if (lease.size() == wanted) {
-                continue; // a lease the claimer's budget made a dead letter leaves room: the next read fills it
-            }
-            if (candidates.size() < window) {
-                level = steps.nextLevel(level);
+            if (lease.size() < wanted && candidates.size() < window) {
+                after = candidates.get(0).priority(); // every due job of this priority was taken or held
             }
         }
         return held ? Walk.HELD : Walk.NOTHING_HELD;

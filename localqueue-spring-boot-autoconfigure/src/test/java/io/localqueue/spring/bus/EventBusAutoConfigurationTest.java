@@ -204,8 +204,8 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
             while (tables.next()) {
                 names.add(tables.getString(1));
             }
-            assertThat(names).containsExactly("localqueue_turns", "message_headers", "messages", "queue_controls",
-                    "queue_priorities", "sqlite_sequence");
+            assertThat(names).containsExactly("localqueue_turns", "message_headers", "messages", "queue_claims",
+                    "queue_controls", "queue_priorities", "sqlite_sequence");
         } catch (java.sql.SQLException failure) {
             throw new AssertionError(failure);
         }

@@ -337,7 +337,7 @@ final class ClaimStatements {
             return null;
         }
         if (controls.limits().any()) {
-            return LimitedClaim.claim(new LimitStatements.Steps(claim, controls.rateUsed()), controls.limits(), limit,
+            return LimitedClaim.claim(new LimitStatements.Steps(claim, controls), controls.limits(), limit,
                     claim.now(), rows);
         }
         claimInOrder(claim, limit, rows, UNCONTROLLED, !session.knownPrioritized(claim.queue()));

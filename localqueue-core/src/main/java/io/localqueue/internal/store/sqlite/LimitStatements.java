@@ -27,10 +27,13 @@ final class LimitStatements {
             EXISTS (SELECT 1 FROM queue_controls WHERE queue = ?%d AND (paused_at IS NOT NULL
                     OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL OR rate_permits IS NOT NULL))""";
 
+    /** A queue's controls, and whether it has held rows (one seek of the held index). */
     private static final String CONTROLS = """
             SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
-                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used
-              FROM queue_controls WHERE queue = ?""";
+                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used,
+                   EXISTS (SELECT 1 FROM messages INDEXED BY %s WHERE queue = ?1 AND %s)
+              FROM queue_controls WHERE queue = ?1""".formatted(SqliteSchema.HELD_INDEX, "status = 0 AND priority > "
+            + HeldPriority.CLAIMABLE);
 
     private static final String ENSURE_ROW = "INSERT INTO queue_controls (queue) VALUES (?) ON CONFLICT DO NOTHING";
 
@@ -83,10 +86,16 @@ final class LimitStatements {
              WHERE queue = ?1 AND status = 0 AND priority > ?2 AND priority <= %d"""
             .formatted(SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
 
+    /**
+     * The first due rows of the most urgent priority above {@code ?2} with ready rows that are not held (one seek of
+     * the priority index inside the statement), by due time then id.
+     */
     private static final String CANDIDATES = """
-            SELECT id, concurrency_key FROM messages INDEXED BY %s
-             WHERE queue = ?1 AND status = 0 AND priority = ?2 AND available_at <= ?3
-             ORDER BY available_at, id LIMIT ?4""".formatted(SqliteSchema.PRIORITY_INDEX);
+            SELECT id, priority, concurrency_key FROM messages INDEXED BY %1$s
+             WHERE queue = ?1 AND status = 0 AND available_at <= ?3
+               AND priority = (SELECT MIN(priority) FROM messages INDEXED BY %1$s
+                                WHERE queue = ?1 AND status = 0 AND priority > ?2 AND priority <= %2$d)
+             ORDER BY available_at, id LIMIT ?4""".formatted(SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
 
     private static final String HELD_COUNT =
             "SELECT COUNT(*) FROM messages INDEXED BY " + SqliteSchema.HELD_INDEX + " WHERE queue = ? AND " + HELD;
@@ -107,10 +116,13 @@ final class LimitStatements {
     private LimitStatements() {
     }
 
-    /** A queue's controls as a claim reads them: its pause, its limits and the claims of the rate limit's period. */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed) {
+    /**
+     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period, and
+     * whether it has held rows.
+     */
+    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false);
     }
 
     /** The {@link #CONTROLLED} term with the queue at parameter {@code parameter}. */
@@ -121,7 +133,7 @@ final class LimitStatements {
     static Controls controls(Session session, String queue) throws SQLException {
         return session.query(CONTROLS, statement -> statement.setString(1, queue), rows -> rows.next()
                 ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3), rows.getInt(4),
-                rows.getLong(5)), rows.getInt(6))
+                rows.getLong(5)), rows.getInt(6), rows.getBoolean(7))
                 : Controls.NONE);
     }
 
@@ -185,13 +197,13 @@ final class LimitStatements {
         private final ClaimStatements.Claim claim;
         private final Session session;
         private final String queue;
-        private final int rateUsed;
+        private final Controls controls;
 
-        Steps(ClaimStatements.Claim claim, int rateUsed) {
+        Steps(ClaimStatements.Claim claim, Controls controls) {
             this.claim = claim;
             this.session = claim.session();
             this.queue = claim.queue();
-            this.rateUsed = rateUsed;
+            this.controls = controls;
         }
 
         @Override
@@ -216,7 +228,7 @@ final class LimitStatements {
 
         @Override
         public int loggedClaims() {
-            return rateUsed;
+            return controls.rateUsed();
         }
 
         @Override
@@ -272,6 +284,9 @@ final class LimitStatements {
 
         @Override
         public List<String> heldKeys() throws SQLException {
+            if (!controls.anyHeld()) {
+                return List.of();
+            }
             return session.query(HELD_KEYS, statement -> statement.setString(1, queue), rows -> {
                 List<String> keys = new ArrayList<>();
                 while (rows.next()) {
@@ -300,16 +315,16 @@ final class LimitStatements {
         }
 
         @Override
-        public List<LimitedClaim.Candidate> candidates(int level, int limit) throws SQLException {
+        public List<LimitedClaim.Candidate> candidates(long after, int limit) throws SQLException {
             return session.query(CANDIDATES, statement -> {
                 statement.setString(1, queue);
-                statement.setInt(2, level);
+                statement.setLong(2, after);
                 statement.setLong(3, claim.now());
                 statement.setInt(4, limit);
             }, rows -> {
                 List<LimitedClaim.Candidate> candidates = new ArrayList<>();
                 while (rows.next()) {
-                    candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getString(2)));
+                    candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3)));
                 }
                 return candidates;
             });

@@ -395,7 +395,7 @@ final class ClaimStatements {
         LimitStatements.Controls controls = LimitStatements.lockControls(connection, schema, queue);
         ClaimHold hold = null;
         if (!controls.paused() && controls.limits().any()) {
-            hold = LimitedClaim.claim(new LimitStatements.Steps(claim, controls.rateUsed()), controls.limits(), limit,
+            hold = LimitedClaim.claim(new LimitStatements.Steps(claim, controls), controls.limits(), limit,
                     now, rows);
         }
         return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed, hold);

@@ -23,12 +23,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class LimitStatements {
 
+    /** A queue's controls, and whether it has held rows (one seek of the held index). */
     private static final String CONTROLS = """
-            SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
-                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used
-              FROM %1$s.queue_controls WHERE queue = ?""";
+            SELECT c.paused_at IS NOT NULL, COALESCE(c.max_concurrent, 0), COALESCE(c.max_per_key, 0),
+                   COALESCE(c.rate_permits, 0), COALESCE(c.rate_period, 0), c.rate_used,
+                   EXISTS (SELECT 1 FROM %1$s.messages AS m WHERE m.queue = c.queue AND m.status = 0
+                                                              AND m.priority > %2$s)
+              FROM %1$s.queue_controls AS c WHERE c.queue = ?""".replace("%2$s",
+            Integer.toString(HeldPriority.CLAIMABLE));
 
-    private static final String LOCK_CONTROLS = CONTROLS + " FOR UPDATE";
+    private static final String LOCK_CONTROLS = CONTROLS + " FOR UPDATE OF c";
 
     private static final String ENSURE_ROW =
             "INSERT INTO %1$s.queue_controls (queue) VALUES (?) ON CONFLICT DO NOTHING";
@@ -84,10 +88,17 @@ final class LimitStatements {
             SELECT min(priority) FROM %1$s.messages WHERE queue = ? AND status = 0 AND priority > ? AND priority <= """
             + HeldPriority.CLAIMABLE;
 
+    /**
+     * The first due rows of the most urgent priority above the given one with ready rows that are not held (one seek
+     * of the claim-order index inside the statement), by due time then id.
+     */
     private static final String CANDIDATES = """
-            SELECT id, concurrency_key FROM %1$s.messages
-             WHERE queue = ? AND status = 0 AND priority = ? AND available_at <= ?
-             ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED""";
+            SELECT id, priority, concurrency_key FROM %1$s.messages
+             WHERE queue = ? AND status = 0 AND available_at <= ?
+               AND priority = (SELECT min(priority) FROM %1$s.messages
+                                WHERE queue = ? AND status = 0 AND priority > ? AND priority <= %2$s)
+             ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED""".replace("%2$s",
+            Integer.toString(HeldPriority.CLAIMABLE));
 
     private static final String HELD_COUNT = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND " + HELD;
 
@@ -110,10 +121,13 @@ final class LimitStatements {
     private LimitStatements() {
     }
 
-    /** A queue's controls as a claim reads them: its pause, its limits and the claims of the rate limit's period. */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed) {
+    /**
+     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period, and
+     * whether it has held rows.
+     */
+    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false);
     }
 
     static Controls controls(Connection connection, String schema, String queue) throws SQLException {
@@ -130,7 +144,7 @@ final class LimitStatements {
             select.setString(1, queue);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4), rows.getLong(5)), rows.getInt(6)) : Controls.NONE;
+                        rows.getInt(4), rows.getLong(5)), rows.getInt(6), rows.getBoolean(7)) : Controls.NONE;
             }
         }
     }
@@ -200,14 +214,14 @@ final class LimitStatements {
         private final Connection connection;
         private final String schema;
         private final String queue;
-        private final int rateUsed;
+        private final Controls controls;
 
-        Steps(ClaimStatements.Claim claim, int rateUsed) {
+        Steps(ClaimStatements.Claim claim, Controls controls) {
             this.claim = claim;
             this.connection = claim.connection();
             this.schema = claim.schema();
             this.queue = claim.queue();
-            this.rateUsed = rateUsed;
+            this.controls = controls;
         }
 
         @Override
@@ -235,7 +249,7 @@ final class LimitStatements {
 
         @Override
         public int loggedClaims() {
-            return rateUsed;
+            return controls.rateUsed();
         }
 
         @Override
@@ -299,6 +313,9 @@ final class LimitStatements {
 
         @Override
         public List<String> heldKeys() throws SQLException {
+            if (!controls.anyHeld()) {
+                return List.of();
+            }
             try (PreparedStatement select = connection.prepareStatement(HELD_KEYS.formatted(schema))) {
                 select.setString(1, queue);
                 select.setString(2, queue);
@@ -336,16 +353,17 @@ final class LimitStatements {
         }
 
         @Override
-        public List<LimitedClaim.Candidate> candidates(int level, int limit) throws SQLException {
+        public List<LimitedClaim.Candidate> candidates(long after, int limit) throws SQLException {
             try (PreparedStatement select = connection.prepareStatement(CANDIDATES.formatted(schema))) {
                 select.setString(1, queue);
-                select.setInt(2, level);
-                select.setLong(3, claim.now());
-                select.setInt(4, limit);
+                select.setLong(2, claim.now());
+                select.setString(3, queue);
+                select.setInt(4, (int) Math.max(after, BELOW_EVERY_PRIORITY));
+                select.setInt(5, limit);
                 List<LimitedClaim.Candidate> candidates = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getString(2)));
+                        candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3)));
                     }
                 }
                 return candidates;
