@@ -32,8 +32,11 @@ public final class LimitedClaim {
     private LimitedClaim() {
     }
 
-    /** A due job the walk looks at: its id, its priority and its key, null for none. */
-    public record Candidate(long id, int priority, @Nullable String key) {
+    /**
+     * A due job the walk looks at: its id, its priority, its key (null for none) and how many jobs of its key were
+     * leased when it was read (0 without a key).
+     */
+    public record Candidate(long id, int priority, @Nullable String key, int leasedOfKey) {
     }
 
     /** What a store does for a limited claim, inside the claim's transaction. */
@@ -48,19 +51,27 @@ public final class LimitedClaim {
         /** How many claims the rate log held when the claim read the queue's controls. */
         int loggedClaims();
 
+        /** The time of the oldest claim the rate log held then, {@link Long#MAX_VALUE} when it held none. */
+        long firstLoggedClaim();
+
         /**
-         * Drops the rate log's claims at or before {@code until}, which have left the period, from the log and its
-         * count.
+         * Deletes the rate log's claims at or before {@code until}, which have left the period; {@link #logClaims}
+         * takes them off its count.
          *
-         * @return how many claims it dropped
+         * @return how many claims it deleted
          */
         int dropClaimsUntil(long until) throws SQLException;
 
-        /** The time of the oldest claim the rate log holds. */
+        /** The time of the oldest claim the rate log holds now. */
         long oldestClaim() throws SQLException;
 
-        /** Adds claims to the rate log at this time. */
-        void logClaims(long at, int count) throws SQLException;
+        /**
+         * Adds claims to the rate log at this time, and brings its count up to date in one write.
+         *
+         * @param count the claims this claim made, 0 for none
+         * @param dropped the claims {@link #dropClaimsUntil} deleted
+         */
+        void logClaims(long at, int count, int dropped) throws SQLException;
 
         /** Leases up to {@code limit} due jobs in claim order, as an unlimited claim would, adding them to {@code rows}. */
         void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException;
@@ -79,8 +90,8 @@ public final class LimitedClaim {
 
         /**
          * Up to {@code limit} due jobs, by due time then id, of the most urgent priority above {@code after} with ready
-         * jobs that are not held (found in the same statement); none when that priority has no due job, or there is
-         * no such priority, which {@link #nextLevel} tells apart.
+         * jobs that are not held (found in the same statement), each with its key's leased jobs; none when that
+         * priority has no due job, or there is no such priority, which {@link #nextLevel} tells apart.
          */
         List<Candidate> candidates(long after, int limit) throws SQLException;
 
@@ -108,15 +119,20 @@ public final class LimitedClaim {
                 tightest = QueueLimit.MAX_CONCURRENT;
             }
         }
+        int dropped = 0;
         if (limits.ratePermits() > 0) {
-            int inPeriod = steps.loggedClaims() - steps.dropClaimsUntil(now - limits.ratePeriodMillis());
-            int left = limits.ratePermits() - inPeriod;
+            long until = now - limits.ratePeriodMillis();
+            dropped = steps.firstLoggedClaim() <= until ? steps.dropClaimsUntil(until) : 0;
+            int left = limits.ratePermits() - (steps.loggedClaims() - dropped);
             if (left < room) {
                 room = left;
                 tightest = QueueLimit.RATE_LIMIT;
             }
         }
         if (room <= 0) {
+            if (dropped > 0) {
+                steps.logClaims(now, 0, dropped);
+            }
             return tightest == QueueLimit.RATE_LIMIT
                     ? new ClaimHold(tightest, steps.oldestClaim() + limits.ratePeriodMillis())
                     : new ClaimHold(QueueLimit.MAX_CONCURRENT, Long.MAX_VALUE);
@@ -129,8 +145,8 @@ public final class LimitedClaim {
             steps.claimInOrder(room, rows);
         }
         int taken = rows.size() - before;
-        if (limits.ratePermits() > 0 && taken > 0) {
-            steps.logClaims(now, taken);
+        if (limits.ratePermits() > 0 && (taken > 0 || dropped > 0)) {
+            steps.logClaims(now, taken, dropped);
         }
         if (taken > 0 || walk == Walk.NOTHING_HELD) {
             return null;
@@ -193,7 +209,7 @@ public final class LimitedClaim {
                     lease.add(candidate.id());
                     continue;
                 }
-                int running = leasedOf(steps, leased, candidate.key());
+                int running = leased.computeIfAbsent(candidate.key(), key -> candidate.leasedOfKey());
                 if (running < perKey) {
                     leased.put(candidate.key(), running + 1);
                     lease.add(candidate.id());

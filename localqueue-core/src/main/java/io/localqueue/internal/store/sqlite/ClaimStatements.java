@@ -319,20 +319,22 @@ final class ClaimStatements {
 
     /**
      * Leases up to {@code limit} due rows: a queue that never used priorities first tries its one plain statement,
-     * which takes nothing of a queue with controls; a queue with limits claims within them ({@link LimitedClaim}),
-     * read in its transaction, and a paused one takes nothing.
+     * which takes nothing of a queue with controls, unless this connection found it with controls last time; a queue
+     * with limits claims within them ({@link LimitedClaim}), read in its transaction, and a paused one takes nothing.
      *
      * @return why due rows were left, when limits left some
      */
     private static @Nullable ClaimHold claimDue(Claim claim, int limit, List<ClaimedRow> rows) throws SQLException {
         Session session = claim.session();
-        if (!session.knownPrioritized(claim.queue())) {
+        boolean triedPlain = !session.knownPrioritized(claim.queue()) && !session.knownControlled(claim.queue());
+        if (triedPlain) {
             Taken plain = lease(claim, claim.budget() > 0 ? CLAIM_WITH_BUDGET : CLAIM, limit, null, rows);
             if (plain.count() > 0) {
                 return null;
             }
         }
         LimitStatements.Controls controls = LimitStatements.controls(session, claim.queue());
+        session.rememberControlled(claim.queue(), controls.paused() || controls.limits().any());
         if (controls.paused()) {
             return null;
         }
@@ -340,7 +342,7 @@ final class ClaimStatements {
             return LimitedClaim.claim(new LimitStatements.Steps(claim, controls), controls.limits(), limit,
                     claim.now(), rows);
         }
-        claimInOrder(claim, limit, rows, UNCONTROLLED, !session.knownPrioritized(claim.queue()));
+        claimInOrder(claim, limit, rows, UNCONTROLLED, triedPlain);
         return null;
     }
 

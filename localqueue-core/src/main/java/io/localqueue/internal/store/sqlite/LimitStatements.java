@@ -27,11 +27,12 @@ final class LimitStatements {
             EXISTS (SELECT 1 FROM queue_controls WHERE queue = ?%d AND (paused_at IS NOT NULL
                     OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL OR rate_permits IS NOT NULL))""";
 
-    /** A queue's controls, and whether it has held rows (one seek of the held index). */
-    private static final String CONTROLS = """
+    /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
+    static final String CONTROLS = """
             SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
                    COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used,
-                   EXISTS (SELECT 1 FROM messages INDEXED BY %s WHERE queue = ?1 AND %s)
+                   EXISTS (SELECT 1 FROM messages INDEXED BY %s WHERE queue = ?1 AND %s),
+                   (SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1)
               FROM queue_controls WHERE queue = ?1""".formatted(SqliteSchema.HELD_INDEX, "status = 0 AND priority > "
             + HeldPriority.CLAIMABLE);
 
@@ -59,7 +60,7 @@ final class LimitStatements {
             + SqliteSchema.LEASED_KEYS_INDEX + " WHERE queue = ?1 AND concurrency_key = ?2 AND status = 1";
 
     /** The keys with held rows, each found by one seek of the held index (a loose scan). */
-    private static final String HELD_KEYS = """
+    static final String HELD_KEYS = """
             WITH RECURSIVE k(key) AS (
                 SELECT (SELECT MIN(concurrency_key) FROM messages INDEXED BY %1$s WHERE queue = ?1 AND %2$s)
                 UNION ALL
@@ -69,7 +70,7 @@ final class LimitStatements {
             SELECT key FROM k WHERE key IS NOT NULL""".formatted(SqliteSchema.HELD_INDEX, HELD);
 
     /** Gives the first {@code ?3} held rows of a key, in claim order, their priority back. */
-    private static final String RELEASE = """
+    static final String RELEASE = """
             UPDATE messages SET priority = priority - %3$d
              WHERE id IN (SELECT id FROM messages INDEXED BY %1$s WHERE queue = ?1 AND concurrency_key = ?2 AND %2$s
                            ORDER BY priority, available_at, id LIMIT ?3)"""
@@ -88,14 +89,19 @@ final class LimitStatements {
 
     /**
      * The first due rows of the most urgent priority above {@code ?2} with ready rows that are not held (one seek of
-     * the priority index inside the statement), by due time then id.
+     * the priority index inside the statement), by due time then id, each with its key's leased rows (a seek each).
      */
-    private static final String CANDIDATES = """
-            SELECT id, priority, concurrency_key FROM messages INDEXED BY %1$s
+    static final String CANDIDATES = """
+            SELECT id, priority, concurrency_key,
+                   CASE WHEN concurrency_key IS NULL THEN 0
+                        ELSE (SELECT COUNT(*) FROM messages AS l INDEXED BY %3$s
+                               WHERE l.queue = ?1 AND l.concurrency_key = m.concurrency_key AND l.status = 1) END
+              FROM messages AS m INDEXED BY %1$s
              WHERE queue = ?1 AND status = 0 AND available_at <= ?3
                AND priority = (SELECT MIN(priority) FROM messages INDEXED BY %1$s
                                 WHERE queue = ?1 AND status = 0 AND priority > ?2 AND priority <= %2$d)
-             ORDER BY available_at, id LIMIT ?4""".formatted(SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
+             ORDER BY available_at, id LIMIT ?4""".formatted(SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE,
+            SqliteSchema.LEASED_KEYS_INDEX);
 
     private static final String HELD_COUNT =
             "SELECT COUNT(*) FROM messages INDEXED BY " + SqliteSchema.HELD_INDEX + " WHERE queue = ? AND " + HELD;
@@ -117,12 +123,16 @@ final class LimitStatements {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period, and
-     * whether it has held rows.
+     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period,
+     * whether it has held rows, and when the oldest claim of its rate log was made ({@link Long#MAX_VALUE} for none).
      */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld) {
+    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld, long firstClaim) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false, Long.MAX_VALUE);
+
+        static long firstClaim(long claimedAt, boolean none) {
+            return none ? Long.MAX_VALUE : claimedAt;
+        }
     }
 
     /** The {@link #CONTROLLED} term with the queue at parameter {@code parameter}. */
@@ -133,7 +143,8 @@ final class LimitStatements {
     static Controls controls(Session session, String queue) throws SQLException {
         return session.query(CONTROLS, statement -> statement.setString(1, queue), rows -> rows.next()
                 ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3), rows.getInt(4),
-                rows.getLong(5)), rows.getInt(6), rows.getBoolean(7))
+                rows.getLong(5)), rows.getInt(6), rows.getBoolean(7),
+                Controls.firstClaim(rows.getLong(8), rows.wasNull()))
                 : Controls.NONE);
     }
 
@@ -232,8 +243,13 @@ final class LimitStatements {
         }
 
         @Override
+        public long firstLoggedClaim() {
+            return controls.firstClaim();
+        }
+
+        @Override
         public int dropClaimsUntil(long until) throws SQLException {
-            int dropped = session.query(TRIM_CLAIMS, statement -> {
+            return session.query(TRIM_CLAIMS, statement -> {
                 statement.setString(1, queue);
                 statement.setLong(2, until);
             }, rows -> {
@@ -243,10 +259,6 @@ final class LimitStatements {
                 }
                 return sum;
             });
-            if (dropped > 0) {
-                addUsed(-dropped);
-            }
-            return dropped;
         }
 
         @Override
@@ -256,20 +268,20 @@ final class LimitStatements {
         }
 
         @Override
-        public void logClaims(long at, int count) throws SQLException {
-            session.update(LOG_CLAIMS, statement -> {
-                statement.setString(1, queue);
-                statement.setLong(2, at);
-                statement.setInt(3, count);
-            });
-            addUsed(count);
-        }
-
-        private void addUsed(int change) throws SQLException {
-            session.update(ADD_USED, statement -> {
-                statement.setString(1, queue);
-                statement.setInt(2, change);
-            });
+        public void logClaims(long at, int count, int dropped) throws SQLException {
+            if (count > 0) {
+                session.update(LOG_CLAIMS, statement -> {
+                    statement.setString(1, queue);
+                    statement.setLong(2, at);
+                    statement.setInt(3, count);
+                });
+            }
+            if (count != dropped) {
+                session.update(ADD_USED, statement -> {
+                    statement.setString(1, queue);
+                    statement.setInt(2, count - dropped);
+                });
+            }
         }
 
         @Override
@@ -324,7 +336,8 @@ final class LimitStatements {
             }, rows -> {
                 List<LimitedClaim.Candidate> candidates = new ArrayList<>();
                 while (rows.next()) {
-                    candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3)));
+                    candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3),
+                            rows.getInt(4)));
                 }
                 return candidates;
             });

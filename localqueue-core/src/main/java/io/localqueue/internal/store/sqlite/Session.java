@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConnection;
 import org.slf4j.Logger;
@@ -42,10 +44,29 @@ final class Session implements AutoCloseable {
      * the claim time at which it last found no row left to sweep, or {@link #NOT_CAUGHT_UP}.
      */
     private final Map<String, Long> prioritizedQueues = new HashMap<>();
+    /**
+     * The queues this connection last found with controls (paused, or with a limit), whose claims read the controls
+     * first instead of trying the plain statement that takes nothing of them.
+     */
+    private final Set<String> controlledQueues = new HashSet<>();
 
     Session(Connection connection) {
         this.connection = connection;
         this.keepsGeneratedKeys = keepsGeneratedKeys(connection);
+    }
+
+    /** Tells whether this connection's last read of the queue's controls found some. */
+    boolean knownControlled(String queue) {
+        return controlledQueues.contains(queue);
+    }
+
+    /** Remembers what this connection's last read of the queue's controls found. */
+    void rememberControlled(String queue, boolean controlled) {
+        if (controlled) {
+            controlledQueues.add(queue);
+        } else {
+            controlledQueues.remove(queue);
+        }
     }
 
     /** Tells whether this connection found the queue using priorities before. */

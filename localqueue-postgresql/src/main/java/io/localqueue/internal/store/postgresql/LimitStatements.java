@@ -23,12 +23,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class LimitStatements {
 
-    /** A queue's controls, and whether it has held rows (one seek of the held index). */
+    /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
     private static final String CONTROLS = """
             SELECT c.paused_at IS NOT NULL, COALESCE(c.max_concurrent, 0), COALESCE(c.max_per_key, 0),
                    COALESCE(c.rate_permits, 0), COALESCE(c.rate_period, 0), c.rate_used,
                    EXISTS (SELECT 1 FROM %1$s.messages AS m WHERE m.queue = c.queue AND m.status = 0
-                                                              AND m.priority > %2$s)
+                                                              AND m.priority > %2$s),
+                   (SELECT min(l.claimed_at) FROM %1$s.queue_claims AS l WHERE l.queue = c.queue)
               FROM %1$s.queue_controls AS c WHERE c.queue = ?""".replace("%2$s",
             Integer.toString(HeldPriority.CLAIMABLE));
 
@@ -90,14 +91,18 @@ final class LimitStatements {
 
     /**
      * The first due rows of the most urgent priority above the given one with ready rows that are not held (one seek
-     * of the claim-order index inside the statement), by due time then id.
+     * of the claim-order index inside the statement), by due time then id, each with its key's leased rows.
      */
     private static final String CANDIDATES = """
-            SELECT id, priority, concurrency_key FROM %1$s.messages
-             WHERE queue = ? AND status = 0 AND available_at <= ?
-               AND priority = (SELECT min(priority) FROM %1$s.messages
-                                WHERE queue = ? AND status = 0 AND priority > ? AND priority <= %2$s)
-             ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED""".replace("%2$s",
+            SELECT m.id, m.priority, m.concurrency_key,
+                   CASE WHEN m.concurrency_key IS NULL THEN 0
+                        ELSE (SELECT count(*) FROM %1$s.messages AS l
+                               WHERE l.queue = m.queue AND l.concurrency_key = m.concurrency_key AND l.status = 1) END
+              FROM %1$s.messages AS m
+             WHERE m.queue = ? AND m.status = 0 AND m.available_at <= ?
+               AND m.priority = (SELECT min(priority) FROM %1$s.messages
+                                  WHERE queue = ? AND status = 0 AND priority > ? AND priority <= %2$s)
+             ORDER BY m.available_at, m.id LIMIT ? FOR UPDATE OF m SKIP LOCKED""".replace("%2$s",
             Integer.toString(HeldPriority.CLAIMABLE));
 
     private static final String HELD_COUNT = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND " + HELD;
@@ -122,12 +127,16 @@ final class LimitStatements {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period, and
-     * whether it has held rows.
+     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period,
+     * whether it has held rows, and when the oldest claim of its rate log was made ({@link Long#MAX_VALUE} for none).
      */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld) {
+    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld, long firstClaim) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false, Long.MAX_VALUE);
+
+        static long firstClaim(long claimedAt, boolean none) {
+            return none ? Long.MAX_VALUE : claimedAt;
+        }
     }
 
     static Controls controls(Connection connection, String schema, String queue) throws SQLException {
@@ -144,7 +153,8 @@ final class LimitStatements {
             select.setString(1, queue);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4), rows.getLong(5)), rows.getInt(6), rows.getBoolean(7)) : Controls.NONE;
+                        rows.getInt(4), rows.getLong(5)), rows.getInt(6), rows.getBoolean(7),
+                        Controls.firstClaim(rows.getLong(8), rows.wasNull())) : Controls.NONE;
             }
         }
     }
@@ -253,6 +263,11 @@ final class LimitStatements {
         }
 
         @Override
+        public long firstLoggedClaim() {
+            return controls.firstClaim();
+        }
+
+        @Override
         public int dropClaimsUntil(long until) throws SQLException {
             int dropped = 0;
             try (PreparedStatement trim = connection.prepareStatement(TRIM_CLAIMS.formatted(schema))) {
@@ -263,9 +278,6 @@ final class LimitStatements {
                         dropped += rows.getInt(1);
                     }
                 }
-            }
-            if (dropped > 0) {
-                addUsed(-dropped);
             }
             return dropped;
         }
@@ -283,21 +295,21 @@ final class LimitStatements {
         }
 
         @Override
-        public void logClaims(long at, int count) throws SQLException {
-            try (PreparedStatement log = connection.prepareStatement(LOG_CLAIMS.formatted(schema))) {
-                log.setString(1, queue);
-                log.setLong(2, at);
-                log.setInt(3, count);
-                log.executeUpdate();
+        public void logClaims(long at, int count, int dropped) throws SQLException {
+            if (count > 0) {
+                try (PreparedStatement log = connection.prepareStatement(LOG_CLAIMS.formatted(schema))) {
+                    log.setString(1, queue);
+                    log.setLong(2, at);
+                    log.setInt(3, count);
+                    log.executeUpdate();
+                }
             }
-            addUsed(count);
-        }
-
-        private void addUsed(int change) throws SQLException {
-            try (PreparedStatement add = connection.prepareStatement(ADD_USED.formatted(schema))) {
-                add.setInt(1, change);
-                add.setString(2, queue);
-                add.executeUpdate();
+            if (count != dropped) {
+                try (PreparedStatement add = connection.prepareStatement(ADD_USED.formatted(schema))) {
+                    add.setInt(1, count - dropped);
+                    add.setString(2, queue);
+                    add.executeUpdate();
+                }
             }
         }
 
@@ -363,7 +375,8 @@ final class LimitStatements {
                 List<LimitedClaim.Candidate> candidates = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3)));
+                        candidates.add(new LimitedClaim.Candidate(rows.getLong(1), rows.getInt(2), rows.getString(3),
+                                rows.getInt(4)));
                     }
                 }
                 return candidates;
