@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.storage.RawSqlite;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -205,6 +207,26 @@ class QueueLimitsTest extends QueueTestBase {
         assertThat(DueJobs.claimAll(queue)).as("the first claim left the window; the other two are 6 s old").hasSize(1);
         clock.advance(Duration.ofSeconds(4));
         assertThat(DueJobs.claimAll(queue)).hasSize(2);
+    }
+
+    @Test
+    @Tag(TestDatabases.FILE_ONLY)
+    void theRateLogKeepsOnlyTheEntriesItsCountsNeed() throws Exception {
+        SimpleQueue<Object> queue = queue(SimpleQueue.builder(database()).rateLimit(5, Duration.ofSeconds(1)));
+        for (int i = 0; i < 200; i++) {
+            queue.put(i);
+        }
+        int claimed = 0;
+        for (int step = 0; step < 30; step++) {
+            List<Job<Object>> jobs = DueJobs.claimAll(queue);
+            jobs.forEach(queue::ack);
+            claimed += jobs.size();
+            clock.advance(Duration.ofMillis(250));
+        }
+
+        assertThat(claimed).as("5 claims in each of 7.5 seconds' 8 periods").isEqualTo(40);
+        assertThat(RawSqlite.query(dir.resolve(LocalQueueDatabase.FILE_NAME), "SELECT COUNT(*) AS n FROM queue_claims"))
+                .singleElement().satisfies(row -> assertThat((Long) row.get("n")).isBetween(1L, 4L));
     }
 
     @Test

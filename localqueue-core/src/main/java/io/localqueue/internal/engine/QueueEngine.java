@@ -568,7 +568,7 @@ public final class QueueEngine {
         }
         store.write(WriteOptions.standard("limits", durability), ensureOpen,
                 writes -> {
-                    writes.setLimits(queue, changes, clock.millis());
+                    writes.setLimits(queue, changes);
                     return null;
                 });
         wakeWaiters();

@@ -48,30 +48,23 @@ public final class LimitedClaim {
         /** How many jobs of the key are leased. */
         int leasedOf(String key) throws SQLException;
 
-        /** How many claims the rate log held when the claim read the queue's controls. */
-        int loggedClaims();
+        /**
+         * How many claims the rate log holds after {@code cut}: the running total of its last entry less that of the
+         * last entry at or before it (or, when none is, less the total before its first entry).
+         */
+        int claimsAfter(long cut) throws SQLException;
 
-        /** The time of the oldest claim the rate log held then, {@link Long#MAX_VALUE} when it held none. */
+        /** When the rate log's first entry after {@code cut} was made: the time its claims leave the period from. */
+        long firstClaimAfter(long cut) throws SQLException;
+
+        /** When the rate log's first entry was made, as the claim read it with the controls; MAX_VALUE for none. */
         long firstLoggedClaim();
 
-        /**
-         * Deletes the rate log's claims at or before {@code until}, which have left the period; {@link #logClaims}
-         * takes them off its count.
-         *
-         * @return how many claims it deleted
-         */
-        int dropClaimsUntil(long until) throws SQLException;
+        /** Adds claims to the rate log at this time (or at its last entry's, should the clock have gone back). */
+        void logClaims(long at, int count) throws SQLException;
 
-        /** The time of the oldest claim the rate log holds now. */
-        long oldestClaim() throws SQLException;
-
-        /**
-         * Adds claims to the rate log at this time, and brings its count up to date in one write.
-         *
-         * @param count the claims this claim made, 0 for none
-         * @param dropped the claims {@link #dropClaimsUntil} deleted
-         */
-        void logClaims(long at, int count, int dropped) throws SQLException;
+        /** Deletes the rate log's entries before its last one at or before {@code cut}, which no count needs. */
+        void trimClaims(long cut) throws SQLException;
 
         /** Leases up to {@code limit} due jobs in claim order, as an unlimited claim would, adding them to {@code rows}. */
         void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException;
@@ -119,22 +112,17 @@ public final class LimitedClaim {
                 tightest = QueueLimit.MAX_CONCURRENT;
             }
         }
-        int dropped = 0;
+        long cut = now - limits.ratePeriodMillis();
         if (limits.ratePermits() > 0) {
-            long until = now - limits.ratePeriodMillis();
-            dropped = steps.firstLoggedClaim() <= until ? steps.dropClaimsUntil(until) : 0;
-            int left = limits.ratePermits() - (steps.loggedClaims() - dropped);
+            int left = limits.ratePermits() - steps.claimsAfter(cut);
             if (left < room) {
                 room = left;
                 tightest = QueueLimit.RATE_LIMIT;
             }
         }
         if (room <= 0) {
-            if (dropped > 0) {
-                steps.logClaims(now, 0, dropped);
-            }
             return tightest == QueueLimit.RATE_LIMIT
-                    ? new ClaimHold(tightest, steps.oldestClaim() + limits.ratePeriodMillis())
+                    ? new ClaimHold(tightest, steps.firstClaimAfter(cut) + limits.ratePeriodMillis())
                     : new ClaimHold(QueueLimit.MAX_CONCURRENT, Long.MAX_VALUE);
         }
         int before = rows.size();
@@ -145,8 +133,11 @@ public final class LimitedClaim {
             steps.claimInOrder(room, rows);
         }
         int taken = rows.size() - before;
-        if (limits.ratePermits() > 0 && (taken > 0 || dropped > 0)) {
-            steps.logClaims(now, taken, dropped);
+        if (limits.ratePermits() > 0 && taken > 0) {
+            steps.logClaims(now, taken);
+        }
+        if (limits.ratePermits() > 0 && steps.firstLoggedClaim() < cut - limits.ratePeriodMillis()) {
+            steps.trimClaims(cut); // a period's entries at a time, once they are a period older than any count needs
         }
         if (taken > 0 || walk == Walk.NOTHING_HELD) {
             return null;

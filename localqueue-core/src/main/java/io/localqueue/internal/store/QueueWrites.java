@@ -124,9 +124,8 @@ public interface QueueWrites {
      *
      * @param queue the queue
      * @param changes the limits a queue object was built with
-     * @param now the time, from which a new rate limit's period is counted back
      */
-    void setLimits(String queue, LimitChanges changes, long now);
+    void setLimits(String queue, LimitChanges changes);
 
     /**
      * Takes a named turn of background work (a queue's retention) for {@code holder} until {@code until}, unless

@@ -30,7 +30,7 @@ final class LimitStatements {
     /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
     static final String CONTROLS = """
             SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
-                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0), rate_used,
+                   COALESCE(rate_permits, 0), COALESCE(rate_period, 0),
                    EXISTS (SELECT 1 FROM messages INDEXED BY %s WHERE queue = ?1 AND %s),
                    (SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1)
               FROM queue_controls WHERE queue = ?1""".formatted(SqliteSchema.HELD_INDEX, "status = 0 AND priority > "
@@ -42,11 +42,8 @@ final class LimitStatements {
 
     private static final String SET_MAX_PER_KEY = "UPDATE queue_controls SET max_per_key = ?2 WHERE queue = ?1";
 
-    /** Sets the rate limit and counts the claims its period holds again, from the log. */
-    private static final String SET_RATE = """
-            UPDATE queue_controls SET rate_permits = ?2, rate_period = ?3,
-                   rate_used = (SELECT COALESCE(SUM(taken), 0) FROM queue_claims WHERE queue = ?1 AND claimed_at > ?4)
-             WHERE queue = ?1""";
+    private static final String SET_RATE =
+            "UPDATE queue_controls SET rate_permits = ?2, rate_period = ?3 WHERE queue = ?1";
 
     private static final String HELD = "status = 0 AND priority > " + HeldPriority.CLAIMABLE;
 
@@ -106,29 +103,47 @@ final class LimitStatements {
     private static final String HELD_COUNT =
             "SELECT COUNT(*) FROM messages INDEXED BY " + SqliteSchema.HELD_INDEX + " WHERE queue = ? AND " + HELD;
 
-    private static final String TRIM_CLAIMS =
-            "DELETE FROM queue_claims WHERE queue = ?1 AND claimed_at <= ?2 RETURNING taken";
+    /** The claims the log holds after {@code ?2}, by the running totals of two entries (a seek each). */
+    private static final String CLAIMS_AFTER = """
+            SELECT COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at DESC LIMIT 1), 0)
+                 - COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 AND claimed_at <= ?2
+                              ORDER BY claimed_at DESC LIMIT 1),
+                            (SELECT total - taken FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at LIMIT 1), 0)""";
+
+    private static final String FIRST_CLAIM_AFTER =
+            "SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1 AND claimed_at > ?2";
+
+    /**
+     * Adds a claim's count to the log, at its time or, should the clock have gone back, at the last entry's, with the
+     * running total carried on from the last entry.
+     */
+    private static final String LOG_CLAIMS = """
+            INSERT INTO queue_claims (queue, claimed_at, taken, total)
+            SELECT ?1, MAX(?2, COALESCE(last.claimed_at, ?2)), ?3, COALESCE(last.total, 0) + ?3
+              FROM (SELECT 1) LEFT JOIN (SELECT claimed_at, total FROM queue_claims WHERE queue = ?1
+                                          ORDER BY claimed_at DESC LIMIT 1) AS last
+             WHERE true
+            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = taken + excluded.taken,
+                                                          total = total + excluded.taken""";
+
+    /** Deletes the entries before the last one at or before {@code ?2}, whose total the next count needs. */
+    private static final String TRIM_CLAIMS = """
+            DELETE FROM queue_claims
+             WHERE queue = ?1 AND claimed_at < (SELECT MAX(claimed_at) FROM queue_claims
+                                                 WHERE queue = ?1 AND claimed_at <= ?2)""";
 
     private static final String CLEAR_CLAIMS = "DELETE FROM queue_claims WHERE queue = ?";
-
-    private static final String ADD_USED = "UPDATE queue_controls SET rate_used = rate_used + ?2 WHERE queue = ?1";
-
-    private static final String LOG_CLAIMS = """
-            INSERT INTO queue_claims (queue, claimed_at, taken) VALUES (?1, ?2, ?3)
-            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = taken + excluded.taken""";
-
-    private static final String OLDEST_CLAIM = "SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?";
 
     private LimitStatements() {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period,
-     * whether it has held rows, and when the oldest claim of its rate log was made ({@link Long#MAX_VALUE} for none).
+     * A queue's controls as a claim reads them: its pause, its limits, whether it has held rows, and when the first
+     * entry of its rate log was made ({@link Long#MAX_VALUE} for none).
      */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld, long firstClaim) {
+    record Controls(boolean paused, QueueLimits limits, boolean anyHeld, long firstClaim) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false, Long.MAX_VALUE);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, false, Long.MAX_VALUE);
 
         static long firstClaim(long claimedAt, boolean none) {
             return none ? Long.MAX_VALUE : claimedAt;
@@ -143,16 +158,15 @@ final class LimitStatements {
     static Controls controls(Session session, String queue) throws SQLException {
         return session.query(CONTROLS, statement -> statement.setString(1, queue), rows -> rows.next()
                 ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3), rows.getInt(4),
-                rows.getLong(5)), rows.getInt(6), rows.getBoolean(7),
-                Controls.firstClaim(rows.getLong(8), rows.wasNull()))
+                rows.getLong(5)), rows.getBoolean(6), Controls.firstClaim(rows.getLong(7), rows.wasNull()))
                 : Controls.NONE);
     }
 
     /**
      * Stores the limits a queue object was built with as the queue's; lifting the per-key limit gives its held rows
-     * back, and a new rate limit counts its period's claims from the log.
+     * back, and lifting the rate limit empties its log.
      */
-    static void set(Session session, String queue, LimitChanges changes, long now) throws SQLException {
+    static void set(Session session, String queue, LimitChanges changes) throws SQLException {
         session.update(ENSURE_ROW, statement -> statement.setString(1, queue));
         if (changes.maxConcurrent() != null) {
             setOrLift(session, SET_MAX_CONCURRENT, queue, changes.maxConcurrent());
@@ -174,7 +188,6 @@ final class LimitStatements {
                     statement.setInt(2, permits);
                     statement.setLong(3, changes.ratePeriodMillis());
                 }
-                statement.setLong(4, now - changes.ratePeriodMillis());
             });
         }
     }
@@ -238,8 +251,21 @@ final class LimitStatements {
         }
 
         @Override
-        public int loggedClaims() {
-            return controls.rateUsed();
+        public int claimsAfter(long cut) throws SQLException {
+            return Math.toIntExact(queryTime(CLAIMS_AFTER, cut, 0));
+        }
+
+        @Override
+        public long firstClaimAfter(long cut) throws SQLException {
+            return queryTime(FIRST_CLAIM_AFTER, cut, claim.now());
+        }
+
+        private long queryTime(String sql, long cut, long none) throws SQLException {
+            Long value = session.queryLong(sql, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, cut);
+            });
+            return value == null ? none : value;
         }
 
         @Override
@@ -248,40 +274,20 @@ final class LimitStatements {
         }
 
         @Override
-        public int dropClaimsUntil(long until) throws SQLException {
-            return session.query(TRIM_CLAIMS, statement -> {
+        public void logClaims(long at, int count) throws SQLException {
+            session.update(LOG_CLAIMS, statement -> {
                 statement.setString(1, queue);
-                statement.setLong(2, until);
-            }, rows -> {
-                int sum = 0;
-                while (rows.next()) {
-                    sum += rows.getInt(1);
-                }
-                return sum;
+                statement.setLong(2, at);
+                statement.setInt(3, count);
             });
         }
 
         @Override
-        public long oldestClaim() throws SQLException {
-            Long oldest = session.queryLong(OLDEST_CLAIM, statement -> statement.setString(1, queue));
-            return oldest == null ? claim.now() : oldest;
-        }
-
-        @Override
-        public void logClaims(long at, int count, int dropped) throws SQLException {
-            if (count > 0) {
-                session.update(LOG_CLAIMS, statement -> {
-                    statement.setString(1, queue);
-                    statement.setLong(2, at);
-                    statement.setInt(3, count);
-                });
-            }
-            if (count != dropped) {
-                session.update(ADD_USED, statement -> {
-                    statement.setString(1, queue);
-                    statement.setInt(2, count - dropped);
-                });
-            }
+        public void trimClaims(long cut) throws SQLException {
+            session.update(TRIM_CLAIMS, statement -> {
+                statement.setString(1, queue);
+                statement.setLong(2, cut);
+            });
         }
 
         @Override

@@ -95,8 +95,7 @@ final class SqliteSchema {
 
     /**
      * The controls of a queue shared by every process on the file, one row per queue that ever had one: its pause
-     * (when and by whom; NULL while it runs), its limits (NULL for none) and how many claims the rate limit's period
-     * holds.
+     * (when and by whom; NULL while it runs) and its limits (NULL for none).
      */
     private static final String CREATE_QUEUE_CONTROLS = """
             CREATE TABLE IF NOT EXISTS queue_controls (
@@ -106,19 +105,20 @@ final class SqliteSchema {
                 max_concurrent INTEGER,
                 max_per_key    INTEGER,
                 rate_permits   INTEGER,
-                rate_period    INTEGER,
-                rate_used      INTEGER NOT NULL DEFAULT 0
+                rate_period    INTEGER
             )""";
 
     /**
-     * The claims of the rate limit's period, per queue and millisecond, so that the claims of any period are
-     * counted exactly.
+     * The rate limit's log: the claims of a queue per millisecond, each entry with the running total of the queue's
+     * claims up to it, so that the claims of any period are counted exactly by two seeks (the last entry's total less
+     * that of the last entry before the period) and a claim writes one entry.
      */
     private static final String CREATE_QUEUE_CLAIMS = """
             CREATE TABLE IF NOT EXISTS queue_claims (
                 queue      TEXT NOT NULL,
                 claimed_at INTEGER NOT NULL,
                 taken      INTEGER NOT NULL,
+                total      INTEGER NOT NULL,
                 PRIMARY KEY (queue, claimed_at)
             )""";
 

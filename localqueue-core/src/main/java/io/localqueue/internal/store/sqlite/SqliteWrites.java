@@ -101,9 +101,9 @@ final class SqliteWrites implements QueueWrites {
     }
 
     @Override
-    public void setLimits(String queue, LimitChanges changes, long now) {
+    public void setLimits(String queue, LimitChanges changes) {
         run(writer -> {
-            LimitStatements.set(writer, queue, changes, now);
+            LimitStatements.set(writer, queue, changes);
             return null;
         });
     }

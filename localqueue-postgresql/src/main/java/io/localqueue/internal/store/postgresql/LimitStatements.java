@@ -26,7 +26,7 @@ final class LimitStatements {
     /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
     private static final String CONTROLS = """
             SELECT c.paused_at IS NOT NULL, COALESCE(c.max_concurrent, 0), COALESCE(c.max_per_key, 0),
-                   COALESCE(c.rate_permits, 0), COALESCE(c.rate_period, 0), c.rate_used,
+                   COALESCE(c.rate_permits, 0), COALESCE(c.rate_period, 0),
                    EXISTS (SELECT 1 FROM %1$s.messages AS m WHERE m.queue = c.queue AND m.status = 0
                                                               AND m.priority > %2$s),
                    (SELECT min(l.claimed_at) FROM %1$s.queue_claims AS l WHERE l.queue = c.queue)
@@ -43,12 +43,8 @@ final class LimitStatements {
 
     private static final String SET_MAX_PER_KEY = "UPDATE %1$s.queue_controls SET max_per_key = ? WHERE queue = ?";
 
-    /** Sets the rate limit and counts the claims its period holds again, from the log. */
-    private static final String SET_RATE = """
-            UPDATE %1$s.queue_controls SET rate_permits = ?, rate_period = ?,
-                   rate_used = (SELECT COALESCE(sum(taken), 0) FROM %1$s.queue_claims
-                                 WHERE queue = ? AND claimed_at > ?)
-             WHERE queue = ?""";
+    private static final String SET_RATE =
+            "UPDATE %1$s.queue_controls SET rate_permits = ?, rate_period = ? WHERE queue = ?";
 
     private static final String HELD = "status = 0 AND priority > " + HeldPriority.CLAIMABLE;
 
@@ -107,18 +103,37 @@ final class LimitStatements {
 
     private static final String HELD_COUNT = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND " + HELD;
 
-    private static final String TRIM_CLAIMS =
-            "DELETE FROM %1$s.queue_claims WHERE queue = ? AND claimed_at <= ? RETURNING taken";
+    /** The claims the log holds after the cut, by the running totals of two entries (a seek each). */
+    private static final String CLAIMS_AFTER = """
+            SELECT COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at DESC LIMIT 1), 0)
+                 - COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? AND claimed_at <= ?
+                              ORDER BY claimed_at DESC LIMIT 1),
+                            (SELECT total - taken FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at LIMIT 1),
+                            0)""";
+
+    private static final String FIRST_CLAIM_AFTER =
+            "SELECT min(claimed_at) FROM %1$s.queue_claims WHERE queue = ? AND claimed_at > ?";
+
+    /**
+     * Adds a claim's count to the log, at its time or, should the clock have gone back, at the last entry's, with the
+     * running total carried on from the last entry.
+     */
+    private static final String LOG_CLAIMS = """
+            INSERT INTO %1$s.queue_claims (queue, claimed_at, taken, total)
+            SELECT ?, greatest(?, last.claimed_at), ?, COALESCE(last.total, 0) + ?
+              FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+                   SELECT claimed_at, total FROM %1$s.queue_claims WHERE queue = ?
+                    ORDER BY claimed_at DESC LIMIT 1) AS last ON true
+            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = queue_claims.taken + EXCLUDED.taken,
+                                                          total = queue_claims.total + EXCLUDED.taken""";
+
+    /** Deletes the entries before the last one at or before the cut, whose total the next count needs. */
+    private static final String TRIM_CLAIMS = """
+            DELETE FROM %1$s.queue_claims
+             WHERE queue = ? AND claimed_at < (SELECT max(claimed_at) FROM %1$s.queue_claims
+                                                WHERE queue = ? AND claimed_at <= ?)""";
 
     private static final String CLEAR_CLAIMS = "DELETE FROM %1$s.queue_claims WHERE queue = ?";
-
-    private static final String ADD_USED = "UPDATE %1$s.queue_controls SET rate_used = rate_used + ? WHERE queue = ?";
-
-    private static final String LOG_CLAIMS = """
-            INSERT INTO %1$s.queue_claims (queue, claimed_at, taken) VALUES (?, ?, ?)
-            ON CONFLICT (queue, claimed_at) DO UPDATE SET taken = queue_claims.taken + EXCLUDED.taken""";
-
-    private static final String OLDEST_CLAIM = "SELECT min(claimed_at) FROM %1$s.queue_claims WHERE queue = ?";
 
     /** The smallest priority a smallint column holds, less one: every stored priority is above it. */
     private static final int BELOW_EVERY_PRIORITY = Short.MIN_VALUE - 1;
@@ -127,12 +142,12 @@ final class LimitStatements {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, the claims of the rate limit's period,
-     * whether it has held rows, and when the oldest claim of its rate log was made ({@link Long#MAX_VALUE} for none).
+     * A queue's controls as a claim reads them: its pause, its limits, whether it has held rows, and when the first
+     * entry of its rate log was made ({@link Long#MAX_VALUE} for none).
      */
-    record Controls(boolean paused, QueueLimits limits, int rateUsed, boolean anyHeld, long firstClaim) {
+    record Controls(boolean paused, QueueLimits limits, boolean anyHeld, long firstClaim) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, 0, false, Long.MAX_VALUE);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, false, Long.MAX_VALUE);
 
         static long firstClaim(long claimedAt, boolean none) {
             return none ? Long.MAX_VALUE : claimedAt;
@@ -153,18 +168,17 @@ final class LimitStatements {
             select.setString(1, queue);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4), rows.getLong(5)), rows.getInt(6), rows.getBoolean(7),
-                        Controls.firstClaim(rows.getLong(8), rows.wasNull())) : Controls.NONE;
+                        rows.getInt(4), rows.getLong(5)), rows.getBoolean(6),
+                        Controls.firstClaim(rows.getLong(7), rows.wasNull())) : Controls.NONE;
             }
         }
     }
 
     /**
      * Stores the limits a queue object was built with as the queue's; lifting the per-key limit gives its held rows
-     * back, and a new rate limit counts its period's claims from the log.
+     * back, and lifting the rate limit empties its log.
      */
-    static void set(Connection connection, String schema, String queue, LimitChanges changes, long now)
-            throws SQLException {
+    static void set(Connection connection, String schema, String queue, LimitChanges changes) throws SQLException {
         update(connection, ENSURE_ROW.formatted(schema), queue);
         lockControls(connection, schema, queue);
         if (changes.maxConcurrent() != null) {
@@ -185,8 +199,6 @@ final class LimitStatements {
                 set.setObject(1, permits > 0 ? permits : null, java.sql.Types.INTEGER);
                 set.setObject(2, permits > 0 ? changes.ratePeriodMillis() : null, java.sql.Types.BIGINT);
                 set.setString(3, queue);
-                set.setLong(4, now - changes.ratePeriodMillis());
-                set.setString(5, queue);
                 set.executeUpdate();
             }
         }
@@ -258,35 +270,25 @@ final class LimitStatements {
         }
 
         @Override
-        public int loggedClaims() {
-            return controls.rateUsed();
-        }
-
-        @Override
-        public long firstLoggedClaim() {
-            return controls.firstClaim();
-        }
-
-        @Override
-        public int dropClaimsUntil(long until) throws SQLException {
-            int dropped = 0;
-            try (PreparedStatement trim = connection.prepareStatement(TRIM_CLAIMS.formatted(schema))) {
-                trim.setString(1, queue);
-                trim.setLong(2, until);
-                try (ResultSet rows = trim.executeQuery()) {
-                    while (rows.next()) {
-                        dropped += rows.getInt(1);
-                    }
+        public int claimsAfter(long cut) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement(CLAIMS_AFTER.formatted(schema))) {
+                select.setString(1, queue);
+                select.setString(2, queue);
+                select.setLong(3, cut);
+                select.setString(4, queue);
+                try (ResultSet rows = select.executeQuery()) {
+                    rows.next();
+                    return Math.toIntExact(rows.getLong(1));
                 }
             }
-            return dropped;
         }
 
         @Override
-        public long oldestClaim() throws SQLException {
-            try (PreparedStatement oldest = connection.prepareStatement(OLDEST_CLAIM.formatted(schema))) {
-                oldest.setString(1, queue);
-                try (ResultSet rows = oldest.executeQuery()) {
+        public long firstClaimAfter(long cut) throws SQLException {
+            try (PreparedStatement select = connection.prepareStatement(FIRST_CLAIM_AFTER.formatted(schema))) {
+                select.setString(1, queue);
+                select.setLong(2, cut);
+                try (ResultSet rows = select.executeQuery()) {
                     rows.next();
                     long at = rows.getLong(1);
                     return rows.wasNull() ? claim.now() : at;
@@ -295,21 +297,29 @@ final class LimitStatements {
         }
 
         @Override
-        public void logClaims(long at, int count, int dropped) throws SQLException {
-            if (count > 0) {
-                try (PreparedStatement log = connection.prepareStatement(LOG_CLAIMS.formatted(schema))) {
-                    log.setString(1, queue);
-                    log.setLong(2, at);
-                    log.setInt(3, count);
-                    log.executeUpdate();
-                }
+        public long firstLoggedClaim() {
+            return controls.firstClaim();
+        }
+
+        @Override
+        public void logClaims(long at, int count) throws SQLException {
+            try (PreparedStatement log = connection.prepareStatement(LOG_CLAIMS.formatted(schema))) {
+                log.setString(1, queue);
+                log.setLong(2, at);
+                log.setInt(3, count);
+                log.setInt(4, count);
+                log.setString(5, queue);
+                log.executeUpdate();
             }
-            if (count != dropped) {
-                try (PreparedStatement add = connection.prepareStatement(ADD_USED.formatted(schema))) {
-                    add.setInt(1, count - dropped);
-                    add.setString(2, queue);
-                    add.executeUpdate();
-                }
+        }
+
+        @Override
+        public void trimClaims(long cut) throws SQLException {
+            try (PreparedStatement trim = connection.prepareStatement(TRIM_CLAIMS.formatted(schema))) {
+                trim.setString(1, queue);
+                trim.setString(2, queue);
+                trim.setLong(3, cut);
+                trim.executeUpdate();
             }
         }
 

@@ -110,7 +110,7 @@ final class PostgresSchema {
 
     /**
      * The controls of a queue shared by every host on the schema, one row per queue that ever had one: its pause (when
-     * and by whom; NULL while it runs), its limits (NULL for none) and how many claims the rate limit's period holds.
+     * and by whom; NULL while it runs) and its limits (NULL for none).
      */
     private static final String CREATE_QUEUE_CONTROLS = """
             CREATE TABLE IF NOT EXISTS %1$s.queue_controls (
@@ -120,19 +120,19 @@ final class PostgresSchema {
                 max_concurrent integer,
                 max_per_key    integer,
                 rate_permits   integer,
-                rate_period    bigint,
-                rate_used      integer NOT NULL DEFAULT 0
+                rate_period    bigint
             )""";
 
     /**
-     * The claims of the rate limit's period, per queue and millisecond, so that the claims of any period are
-     * counted exactly.
+     * The rate limit's log: the claims of a queue per millisecond, each entry with the running total of the queue's
+     * claims up to it, so that the claims of any period are counted exactly by two seeks and a claim writes one entry.
      */
     private static final String CREATE_QUEUE_CLAIMS = """
             CREATE TABLE IF NOT EXISTS %1$s.queue_claims (
                 queue      text NOT NULL,
                 claimed_at bigint NOT NULL,
                 taken      integer NOT NULL,
+                total      bigint NOT NULL,
                 PRIMARY KEY (queue, claimed_at)
             )""";
 

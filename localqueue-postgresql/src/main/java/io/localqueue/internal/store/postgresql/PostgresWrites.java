@@ -157,9 +157,9 @@ final class PostgresWrites implements QueueWrites {
     }
 
     @Override
-    public void setLimits(String queue, LimitChanges changes, long now) {
+    public void setLimits(String queue, LimitChanges changes) {
         run(c -> {
-            LimitStatements.set(c, schema, queue, changes, now);
+            LimitStatements.set(c, schema, queue, changes);
             return null;
         });
         wakes = true;
