@@ -49,10 +49,11 @@ public final class LimitedClaim {
         int leasedOf(String key) throws SQLException;
 
         /**
-         * How many claims the rate log holds after {@code cut}: the running total of its last entry less that of the
-         * last entry at or before it (or, when none is, less the total before its first entry).
+         * How many claims the rate log holds in the period before the claim (a store may have read it with the
+         * controls): the running total of its last entry less that of the last entry at or before the period's start
+         * (or, when none is, less the total before its first entry).
          */
-        int claimsAfter(long cut) throws SQLException;
+        int claimsInPeriod() throws SQLException;
 
         /** When the rate log's first entry after {@code cut} was made: the time its claims leave the period from. */
         long firstClaimAfter(long cut) throws SQLException;
@@ -88,6 +89,19 @@ public final class LimitedClaim {
          */
         List<Candidate> candidates(long after, int limit) throws SQLException;
 
+        /**
+         * Leases, in one statement, the first {@code wanted} due jobs of the most urgent priority with ready jobs that
+         * are not held whose key has a free slot, among the first {@code window} of them: a job is eligible when its
+         * key's leased jobs plus its key's jobs before it in the window are fewer than {@code perKey}, so the statement
+         * leases exactly what the walk would from that window, without holding any. A store without such a statement
+         * leases nothing here and the walk does it all.
+         *
+         * @return how many jobs it took, leased or (with a budget) failed
+         */
+        default int leaseEligible(int perKey, int wanted, int window, List<ClaimedRow> rows) throws SQLException {
+            return 0;
+        }
+
         /** Leases the given due jobs, adding those leased to {@code rows}. */
         void lease(List<Long> ids, List<ClaimedRow> rows) throws SQLException;
 
@@ -114,7 +128,7 @@ public final class LimitedClaim {
         }
         long cut = now - limits.ratePeriodMillis();
         if (limits.ratePermits() > 0) {
-            int left = limits.ratePermits() - steps.claimsAfter(cut);
+            int left = limits.ratePermits() - steps.claimsInPeriod();
             if (left < room) {
                 room = left;
                 tightest = QueueLimit.RATE_LIMIT;
@@ -172,6 +186,10 @@ public final class LimitedClaim {
             }
         }
         int start = rows.size();
+        if (steps.leaseEligible(perKey, room, room + SPARE_CANDIDATES, rows) == room) {
+            return held ? Walk.HELD : Walk.NOTHING_HELD;
+        }
+        leased.clear(); // counted again from the candidates, which see the leases just taken
         int heldNow = 0;
         int spare = SPARE_CANDIDATES;
         long after = Long.MIN_VALUE;

@@ -187,6 +187,35 @@ final class ClaimStatements {
     /** {@link #CLAIM_NEXT_PRIORITY} with a delivery budget. */
     static final String CLAIM_NEXT_PRIORITY_WITH_BUDGET = UNCONTROLLED.nextPriorityWithBudget();
 
+    /**
+     * The first {@code ?5} due rows of the next priority above {@code ?7}, among its first {@code ?8}, whose key has a
+     * free slot under a limit of {@code ?9} per key: a row is eligible when its key's leased rows (a seek of the
+     * leased-keys index) plus the rows of its key before it in the window are fewer than the limit.
+     */
+    private static final String ELIGIBLE = """
+             WHERE id IN (SELECT id FROM (
+                              SELECT id, available_at, concurrency_key,
+                                     ROW_NUMBER() OVER (PARTITION BY concurrency_key ORDER BY available_at, id) AS n,
+                                     CASE WHEN concurrency_key IS NULL THEN 0
+                                          ELSE (SELECT COUNT(*) FROM messages AS l INDEXED BY %1$s
+                                                 WHERE l.queue = ?4 AND l.concurrency_key = c.concurrency_key
+                                                   AND l.status = 1) END AS leased
+                                FROM (SELECT id, available_at, concurrency_key FROM messages INDEXED BY %2$s
+                                       WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                                         AND priority = (SELECT MIN(priority) FROM messages INDEXED BY %2$s
+                                                          WHERE queue = ?4 AND status = 0 AND priority > ?7
+                                                            AND priority <= %3$d)
+                                       ORDER BY available_at, id LIMIT ?8) AS c)
+                           WHERE concurrency_key IS NULL OR n + leased <= ?9
+                           ORDER BY available_at, id LIMIT ?5)
+            """.formatted(SqliteSchema.LEASED_KEYS_INDEX, SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
+
+    /** Leases the due rows whose key has a free slot, in one statement. */
+    static final String CLAIM_ELIGIBLE = LEASE + ELIGIBLE + CLAIMED;
+
+    /** {@link #CLAIM_ELIGIBLE} with a delivery budget. */
+    static final String CLAIM_ELIGIBLE_WITH_BUDGET = LEASE_WITH_BUDGET + ELIGIBLE + CLAIMED;
+
     /** Leases the given due rows. */
     static final String CLAIM_CHOSEN = LEASE + CHOSEN + CLAIMED;
 
@@ -333,7 +362,7 @@ final class ClaimStatements {
                 return null;
             }
         }
-        LimitStatements.Controls controls = LimitStatements.controls(session, claim.queue());
+        LimitStatements.Controls controls = LimitStatements.controls(session, claim.queue(), claim.now());
         session.rememberControlled(claim.queue(), controls.paused() || controls.limits().any());
         if (controls.paused()) {
             return null;
@@ -459,6 +488,25 @@ final class ClaimStatements {
                 statement.setLong(7, level);
             }
         }, result -> taken(result, claim.now(), rows));
+    }
+
+    /**
+     * Leases the first {@code wanted} due rows of the most urgent priority whose key has a free slot, among its first
+     * {@code window}, and adds those it leased.
+     *
+     * @return how many rows it took, leased or (with a budget) failed
+     */
+    static int leaseEligible(Claim claim, int perKey, int wanted, int window, List<ClaimedRow> rows)
+            throws SQLException {
+        return claim.session().query(claim.budget() > 0 ? CLAIM_ELIGIBLE_WITH_BUDGET : CLAIM_ELIGIBLE, statement -> {
+            bindLease(claim, statement);
+            statement.setString(4, claim.queue());
+            statement.setInt(5, wanted);
+            statement.setInt(6, claim.budget());
+            statement.setLong(7, Long.MIN_VALUE);
+            statement.setInt(8, window);
+            statement.setInt(9, perKey);
+        }, result -> taken(result, claim.now(), rows)).count();
     }
 
     /** Leases the given due rows, chosen by a claim under a per-key limit, and adds those it leased. */

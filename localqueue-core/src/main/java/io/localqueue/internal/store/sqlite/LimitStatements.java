@@ -27,12 +27,21 @@ final class LimitStatements {
             EXISTS (SELECT 1 FROM queue_controls WHERE queue = ?%d AND (paused_at IS NOT NULL
                     OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL OR rate_permits IS NOT NULL))""";
 
-    /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
+    /**
+     * A queue's controls, whether it has held rows, its rate log's first entry, and the claims the log holds in the
+     * rate limit's period before {@code ?2}, the claim's time (two seeks of its running totals); an index seek each.
+     */
     static final String CONTROLS = """
             SELECT paused_at IS NOT NULL, COALESCE(max_concurrent, 0), COALESCE(max_per_key, 0),
                    COALESCE(rate_permits, 0), COALESCE(rate_period, 0),
-                   EXISTS (SELECT 1 FROM messages INDEXED BY %s WHERE queue = ?1 AND %s),
-                   (SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1)
+                   EXISTS (SELECT 1 FROM messages INDEXED BY %1$s WHERE queue = ?1 AND %2$s),
+                   (SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1),
+                   CASE WHEN rate_permits IS NULL THEN 0 ELSE
+                       COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at DESC LIMIT 1), 0)
+                       - COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 AND claimed_at <= ?2 - rate_period
+                                    ORDER BY claimed_at DESC LIMIT 1),
+                                  (SELECT total - taken FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at LIMIT 1),
+                                  0) END
               FROM queue_controls WHERE queue = ?1""".formatted(SqliteSchema.HELD_INDEX, "status = 0 AND priority > "
             + HeldPriority.CLAIMABLE);
 
@@ -103,13 +112,6 @@ final class LimitStatements {
     private static final String HELD_COUNT =
             "SELECT COUNT(*) FROM messages INDEXED BY " + SqliteSchema.HELD_INDEX + " WHERE queue = ? AND " + HELD;
 
-    /** The claims the log holds after {@code ?2}, by the running totals of two entries (a seek each). */
-    private static final String CLAIMS_AFTER = """
-            SELECT COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at DESC LIMIT 1), 0)
-                 - COALESCE((SELECT total FROM queue_claims WHERE queue = ?1 AND claimed_at <= ?2
-                              ORDER BY claimed_at DESC LIMIT 1),
-                            (SELECT total - taken FROM queue_claims WHERE queue = ?1 ORDER BY claimed_at LIMIT 1), 0)""";
-
     private static final String FIRST_CLAIM_AFTER =
             "SELECT MIN(claimed_at) FROM queue_claims WHERE queue = ?1 AND claimed_at > ?2";
 
@@ -138,12 +140,12 @@ final class LimitStatements {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, whether it has held rows, and when the first
-     * entry of its rate log was made ({@link Long#MAX_VALUE} for none).
+     * A queue's controls as a claim reads them: its pause, its limits, whether it has held rows, when the first entry
+     * of its rate log was made ({@link Long#MAX_VALUE} for none), and the claims of the rate limit's period.
      */
-    record Controls(boolean paused, QueueLimits limits, boolean anyHeld, long firstClaim) {
+    record Controls(boolean paused, QueueLimits limits, boolean anyHeld, long firstClaim, int claimsInPeriod) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, false, Long.MAX_VALUE);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, false, Long.MAX_VALUE, 0);
 
         static long firstClaim(long claimedAt, boolean none) {
             return none ? Long.MAX_VALUE : claimedAt;
@@ -155,11 +157,25 @@ final class LimitStatements {
         return CONTROLLED.formatted(parameter);
     }
 
-    static Controls controls(Session session, String queue) throws SQLException {
-        return session.query(CONTROLS, statement -> statement.setString(1, queue), rows -> rows.next()
+    /**
+     * Reads the queue's controls.
+     *
+     * @param now the claim's time, which the rate limit's period ends at
+     */
+    static Controls controls(Session session, String queue, long now) throws SQLException {
+        return session.query(CONTROLS, statement -> {
+            statement.setString(1, queue);
+            statement.setLong(2, now);
+        }, rows -> rows.next()
                 ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3), rows.getInt(4),
-                rows.getLong(5)), rows.getBoolean(6), Controls.firstClaim(rows.getLong(7), rows.wasNull()))
+                rows.getLong(5)), rows.getBoolean(6), Controls.firstClaim(rows.getLong(7), rows.wasNull()),
+                rows.getInt(8))
                 : Controls.NONE);
+    }
+
+    /** Reads the limits stored as the queue's. */
+    static QueueLimits limits(Session session, String queue) throws SQLException {
+        return controls(session, queue, 0).limits();
     }
 
     /**
@@ -251,21 +267,17 @@ final class LimitStatements {
         }
 
         @Override
-        public int claimsAfter(long cut) throws SQLException {
-            return Math.toIntExact(queryTime(CLAIMS_AFTER, cut, 0));
+        public int claimsInPeriod() {
+            return controls.claimsInPeriod();
         }
 
         @Override
         public long firstClaimAfter(long cut) throws SQLException {
-            return queryTime(FIRST_CLAIM_AFTER, cut, claim.now());
-        }
-
-        private long queryTime(String sql, long cut, long none) throws SQLException {
-            Long value = session.queryLong(sql, statement -> {
+            Long first = session.queryLong(FIRST_CLAIM_AFTER, statement -> {
                 statement.setString(1, queue);
                 statement.setLong(2, cut);
             });
-            return value == null ? none : value;
+            return first == null ? claim.now() : first;
         }
 
         @Override
@@ -347,6 +359,11 @@ final class LimitStatements {
                 }
                 return candidates;
             });
+        }
+
+        @Override
+        public int leaseEligible(int perKey, int wanted, int window, List<ClaimedRow> rows) throws SQLException {
+            return ClaimStatements.leaseEligible(claim, perKey, wanted, window, rows);
         }
 
         @Override

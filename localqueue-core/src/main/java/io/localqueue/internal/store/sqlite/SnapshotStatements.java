@@ -80,7 +80,7 @@ final class SnapshotStatements {
                 rows -> rows.next() ? rows.getString(1) : "unknown");
         return new QueueSnapshot(queue, stats, now, oldestDue, delayed.count, delayed.nextDue,
                 retention == null ? null : retention[0], retention == null ? 0 : retention[1],
-                PauseStatements.pauseOf(session, queue), LimitStatements.controls(session, queue).limits(),
+                PauseStatements.pauseOf(session, queue), LimitStatements.limits(session, queue),
                 LimitStatements.heldCount(session, queue), leases.oldestUpdate,
                 leases.active, leases.expired, leases.oldestExpired, sqliteVersion, journalMode.toLowerCase(Locale.ROOT),
                 (int) pragma(session, "busy_timeout"), sizeOf(file), sizeOf(Path.of(file + "-wal")),

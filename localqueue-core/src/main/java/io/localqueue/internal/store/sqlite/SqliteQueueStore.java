@@ -159,7 +159,7 @@ public final class SqliteQueueStore implements QueueStore {
 
     @Override
     public QueueLimits limits(String queue) {
-        return read(session -> LimitStatements.controls(session, queue).limits());
+        return read(session -> LimitStatements.limits(session, queue));
     }
 
     @Override

@@ -35,7 +35,7 @@ class LimitQueryPlanTest extends QueryPlanTestBase {
 
     @Test
     void theControlsReadLooksUpOneRowAndOneEntryOfEachIndex() throws SQLException {
-        List<String> plan = plan(LimitStatements.CONTROLS, "q");
+        List<String> plan = plan(LimitStatements.CONTROLS, "q", 0L);
 
         assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_held"));
         assertThat(plan).noneSatisfy(step -> assertThat(step).contains("SCAN"));

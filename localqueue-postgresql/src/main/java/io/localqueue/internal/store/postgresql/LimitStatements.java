@@ -23,15 +23,24 @@ import org.jspecify.annotations.Nullable;
  */
 final class LimitStatements {
 
-    /** A queue's controls, whether it has held rows and its rate log's oldest claim (a seek of an index each). */
+    /**
+     * A queue's controls and its rate log's first entry. A claim reads what it counts (leases, the log's totals, held
+     * rows) in statements after this one: when this one waited for the lock another claim held, its own snapshot
+     * predates that claim's commit, and only the row it locks is read again.
+     */
     private static final String CONTROLS = """
             SELECT c.paused_at IS NOT NULL, COALESCE(c.max_concurrent, 0), COALESCE(c.max_per_key, 0),
                    COALESCE(c.rate_permits, 0), COALESCE(c.rate_period, 0),
-                   EXISTS (SELECT 1 FROM %1$s.messages AS m WHERE m.queue = c.queue AND m.status = 0
-                                                              AND m.priority > %2$s),
                    (SELECT min(l.claimed_at) FROM %1$s.queue_claims AS l WHERE l.queue = c.queue)
-              FROM %1$s.queue_controls AS c WHERE c.queue = ?""".replace("%2$s",
-            Integer.toString(HeldPriority.CLAIMABLE));
+              FROM %1$s.queue_controls AS c WHERE c.queue = ?""";
+
+    /** The claims the log holds after the cut, by the running totals of two entries (a seek each). */
+    private static final String CLAIMS_AFTER = """
+            SELECT COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at DESC LIMIT 1), 0)
+                 - COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? AND claimed_at <= ?
+                              ORDER BY claimed_at DESC LIMIT 1),
+                            (SELECT total - taken FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at LIMIT 1),
+                            0)""";
 
     private static final String LOCK_CONTROLS = CONTROLS + " FOR UPDATE OF c";
 
@@ -103,14 +112,6 @@ final class LimitStatements {
 
     private static final String HELD_COUNT = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND " + HELD;
 
-    /** The claims the log holds after the cut, by the running totals of two entries (a seek each). */
-    private static final String CLAIMS_AFTER = """
-            SELECT COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at DESC LIMIT 1), 0)
-                 - COALESCE((SELECT total FROM %1$s.queue_claims WHERE queue = ? AND claimed_at <= ?
-                              ORDER BY claimed_at DESC LIMIT 1),
-                            (SELECT total - taken FROM %1$s.queue_claims WHERE queue = ? ORDER BY claimed_at LIMIT 1),
-                            0)""";
-
     private static final String FIRST_CLAIM_AFTER =
             "SELECT min(claimed_at) FROM %1$s.queue_claims WHERE queue = ? AND claimed_at > ?";
 
@@ -142,20 +143,21 @@ final class LimitStatements {
     }
 
     /**
-     * A queue's controls as a claim reads them: its pause, its limits, whether it has held rows, and when the first
-     * entry of its rate log was made ({@link Long#MAX_VALUE} for none).
+     * A queue's controls as a claim reads them: its pause, its limits, and when the first entry of its rate log was
+     * made ({@link Long#MAX_VALUE} for none).
      */
-    record Controls(boolean paused, QueueLimits limits, boolean anyHeld, long firstClaim) {
+    record Controls(boolean paused, QueueLimits limits, long firstClaim) {
 
-        static final Controls NONE = new Controls(false, QueueLimits.NONE, false, Long.MAX_VALUE);
+        static final Controls NONE = new Controls(false, QueueLimits.NONE, Long.MAX_VALUE);
 
         static long firstClaim(long claimedAt, boolean none) {
             return none ? Long.MAX_VALUE : claimedAt;
         }
     }
 
-    static Controls controls(Connection connection, String schema, String queue) throws SQLException {
-        return read(connection, CONTROLS.formatted(schema), queue);
+    /** Reads the limits stored as the queue's. */
+    static QueueLimits limits(Connection connection, String schema, String queue) throws SQLException {
+        return read(connection, CONTROLS.formatted(schema), queue).limits();
     }
 
     /** Reads the queue's controls and locks their row until the transaction ends, when the queue has one. */
@@ -168,8 +170,8 @@ final class LimitStatements {
             select.setString(1, queue);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? new Controls(rows.getBoolean(1), new QueueLimits(rows.getInt(2), rows.getInt(3),
-                        rows.getInt(4), rows.getLong(5)), rows.getBoolean(6),
-                        Controls.firstClaim(rows.getLong(7), rows.wasNull())) : Controls.NONE;
+                        rows.getInt(4), rows.getLong(5)), Controls.firstClaim(rows.getLong(6), rows.wasNull()))
+                        : Controls.NONE;
             }
         }
     }
@@ -270,11 +272,11 @@ final class LimitStatements {
         }
 
         @Override
-        public int claimsAfter(long cut) throws SQLException {
+        public int claimsInPeriod() throws SQLException {
             try (PreparedStatement select = connection.prepareStatement(CLAIMS_AFTER.formatted(schema))) {
                 select.setString(1, queue);
                 select.setString(2, queue);
-                select.setLong(3, cut);
+                select.setLong(3, claim.now() - controls.limits().ratePeriodMillis());
                 select.setString(4, queue);
                 try (ResultSet rows = select.executeQuery()) {
                     rows.next();
@@ -335,9 +337,6 @@ final class LimitStatements {
 
         @Override
         public List<String> heldKeys() throws SQLException {
-            if (!controls.anyHeld()) {
-                return List.of();
-            }
             try (PreparedStatement select = connection.prepareStatement(HELD_KEYS.formatted(schema))) {
                 select.setString(1, queue);
                 select.setString(2, queue);

@@ -153,7 +153,7 @@ public final class PostgresQueueStore implements QueueStore {
 
     @Override
     public QueueLimits limits(String queue) {
-        return read(connection -> LimitStatements.controls(connection, schema, queue).limits());
+        return read(connection -> LimitStatements.limits(connection, schema, queue));
     }
 
     @Override

@@ -104,7 +104,7 @@ final class SnapshotStatements {
                     return new QueueSnapshot(queue, stats, now, oldestDue, delayed, nextDue,
                             retention == null ? null : retention[0], retention == null ? 0 : retention[1],
                             PauseStatements.pauseOf(connection, schema, queue),
-                            LimitStatements.controls(connection, schema, queue).limits(),
+                            LimitStatements.limits(connection, schema, queue),
                             LimitStatements.heldCount(connection, schema, queue), Rows.nullableLong(lease, 1),
                             lease.getLong(2),
                             lease.getLong(3), Rows.nullableLong(lease, 4), facts.getString(1), JOURNAL_MODE,
