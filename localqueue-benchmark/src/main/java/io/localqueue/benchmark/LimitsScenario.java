@@ -4,9 +4,12 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
 import io.localqueue.EnqueueOptions;
 import io.localqueue.SimpleQueue;
+import io.localqueue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
@@ -14,6 +17,7 @@ import java.util.function.UnaryOperator;
  * queue without any, in the same round and mode: the queue-wide limit, the per-key limit over
  * {@value #KEYS} concurrency keys (every job has one), and a rate limit, each set well above what one consumer reaches,
  * so that the rows show what counting costs a claim, not what holding back does. The plain row's jobs carry keys too.
+ * Each queue is also drained by a {@link Worker} ({@code -worker} rows): batched claims, as listeners make.
  */
 public final class LimitsScenario implements Scenario {
 
@@ -50,6 +54,9 @@ public final class LimitsScenario implements Scenario {
             new Variant("limits-rate", "rateLimit(10,000,000 per second)",
                     builder -> builder.rateLimit(10_000_000, Duration.ofSeconds(1))));
 
+    /** The worker that drains each queue in the second measurement: its threads. */
+    static final int WORKER_CONCURRENCY = 2;
+
     @Override
     public List<ScenarioResult> run(RunContext context) throws Exception {
         List<ScenarioResult> results = new ArrayList<>();
@@ -57,6 +64,22 @@ public final class LimitsScenario implements Scenario {
         int preloaded = limits.warmupOperations() + limits.operations();
         for (DurabilityMode mode : context.modes()) {
             double plain = 0;
+            double plainDrain = 0;
+            for (Variant variant : VARIANTS) {
+                context.progress(variant.name() + "-worker [" + mode + "]");
+                try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(variant.name() + "-worker"),
+                        QUEUE, mode, variant.limits())) {
+                    preload(queue, limits.operations());
+                    ScenarioResult.Builder result = drain(queue, limits.operations(), variant, mode);
+                    double throughput = result.build().throughputPerSecond();
+                    if (plainDrain == 0) {
+                        plainDrain = throughput;
+                    } else {
+                        result.detail(RATIO_TO_PLAIN, throughput / plainDrain);
+                    }
+                    results.add(result.build());
+                }
+            }
             for (Variant variant : VARIANTS) {
                 context.progress(variant.name() + " [" + mode + "]");
                 try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(variant.name()), QUEUE,
@@ -79,6 +102,30 @@ public final class LimitsScenario implements Scenario {
             }
         }
         return results;
+    }
+
+    /**
+     * Drains the preloaded queue with a {@link Worker} of {@value #WORKER_CONCURRENCY} threads whose handler does
+     * nothing: batched claims, prefetch and grouped acknowledgements, as a listener consumes.
+     */
+    private static ScenarioResult.Builder drain(SimpleQueue<BenchMessage> queue, int jobs, Variant variant,
+                                                DurabilityMode mode) throws Exception {
+        CountDownLatch done = new CountDownLatch(jobs);
+        Worker<BenchMessage> worker = Worker.builder(queue, job -> done.countDown())
+                .concurrency(WORKER_CONCURRENCY).build();
+        long start = System.nanoTime();
+        worker.start();
+        boolean drained;
+        try {
+            drained = done.await(10, TimeUnit.MINUTES);
+        } finally {
+            worker.stop(Duration.ofSeconds(30));
+        }
+        long elapsed = System.nanoTime() - start;
+        return ScenarioResult.builder(variant.name() + "-worker", GROUP, mode)
+                .throughput(jobs, "jobs", elapsed)
+                .validation(Validation.check(drained, "the worker handled " + (jobs - done.getCount()) + " of "
+                        + jobs + " jobs").and(QueueChecks.counts(queue, 0, 0, jobs, 0)));
     }
 
     /** Puts the jobs in batches, each with one of {@value #KEYS} keys in turn. */
