@@ -39,14 +39,20 @@ public final class LimitedClaim {
     public record Candidate(long id, int priority, @Nullable String key, int leasedOfKey) {
     }
 
+    /**
+     * A key with held jobs.
+     *
+     * @param key the concurrency key
+     * @param leased how many of its jobs are leased
+     */
+    public record HeldKey(String key, int leased) {
+    }
+
     /** What a store does for a limited claim, inside the claim's transaction. */
     public interface Steps {
 
         /** How many of the queue's jobs are leased. */
         int leased() throws SQLException;
-
-        /** How many jobs of the key are leased. */
-        int leasedOf(String key) throws SQLException;
 
         /**
          * How many claims the rate log holds in the period before the claim (a store may have read it with the
@@ -73,8 +79,8 @@ public final class LimitedClaim {
         /** Makes every job of the queue carry a priority, so that the walk by priority sees it. */
         void walkByPriority() throws SQLException;
 
-        /** The keys that have held jobs. */
-        List<String> heldKeys() throws SQLException;
+        /** The keys that have held jobs, each with how many of its jobs are leased, in one statement. */
+        List<HeldKey> heldKeys() throws SQLException;
 
         /** Gives back up to {@code count} of the key's held jobs, first in claim order. */
         void release(String key, int count) throws SQLException;
@@ -175,12 +181,11 @@ public final class LimitedClaim {
      */
     private static Walk claimByKey(Steps steps, int perKey, int room, List<ClaimedRow> rows) throws SQLException {
         steps.walkByPriority();
-        Map<String, Integer> leased = new HashMap<>();
         boolean held = false;
-        for (String key : steps.heldKeys()) {
-            int free = perKey - leasedOf(steps, leased, key);
+        for (HeldKey key : steps.heldKeys()) {
+            int free = perKey - key.leased();
             if (free > 0) {
-                steps.release(key, free);
+                steps.release(key.key(), free);
             } else {
                 held = true;
             }
@@ -189,7 +194,7 @@ public final class LimitedClaim {
         if (steps.leaseEligible(perKey, room, room + SPARE_CANDIDATES, rows) == room) {
             return held ? Walk.HELD : Walk.NOTHING_HELD;
         }
-        leased.clear(); // counted again from the candidates, which see the leases just taken
+        Map<String, Integer> leased = new HashMap<>(); // from the candidates, which see the leases just taken
         int heldNow = 0;
         int spare = SPARE_CANDIDATES;
         long after = Long.MIN_VALUE;
@@ -240,15 +245,5 @@ public final class LimitedClaim {
             }
         }
         return held ? Walk.HELD : Walk.NOTHING_HELD;
-    }
-
-    /** The leased jobs of a key, read once per claim and counted up as the claim leases more. */
-    private static int leasedOf(Steps steps, Map<String, Integer> leased, String key) throws SQLException {
-        Integer known = leased.get(key);
-        if (known == null) {
-            known = steps.leasedOf(key);
-            leased.put(key, known);
-        }
-        return known;
     }
 }

@@ -62,10 +62,10 @@ final class LimitStatements {
 
     private static final String LEASED = "SELECT COUNT(*) FROM messages WHERE queue = ?1 AND status = 1";
 
-    private static final String LEASED_OF_KEY = "SELECT COUNT(*) FROM messages INDEXED BY "
-            + SqliteSchema.LEASED_KEYS_INDEX + " WHERE queue = ?1 AND concurrency_key = ?2 AND status = 1";
-
-    /** The keys with held rows, each found by one seek of the held index (a loose scan). */
+    /**
+     * The keys with held rows, each found by one seek of the held index (a loose scan), with its leased rows (a seek of
+     * the leased-keys index each).
+     */
     static final String HELD_KEYS = """
             WITH RECURSIVE k(key) AS (
                 SELECT (SELECT MIN(concurrency_key) FROM messages INDEXED BY %1$s WHERE queue = ?1 AND %2$s)
@@ -73,7 +73,9 @@ final class LimitStatements {
                 SELECT (SELECT MIN(concurrency_key) FROM messages INDEXED BY %1$s
                          WHERE queue = ?1 AND %2$s AND concurrency_key > k.key)
                   FROM k WHERE k.key IS NOT NULL)
-            SELECT key FROM k WHERE key IS NOT NULL""".formatted(SqliteSchema.HELD_INDEX, HELD);
+            SELECT key, (SELECT COUNT(*) FROM messages INDEXED BY %3$s
+                          WHERE queue = ?1 AND concurrency_key = k.key AND status = 1)
+              FROM k WHERE key IS NOT NULL""".formatted(SqliteSchema.HELD_INDEX, HELD, SqliteSchema.LEASED_KEYS_INDEX);
 
     /** Gives the first {@code ?3} held rows of a key, in claim order, their priority back. */
     static final String RELEASE = """
@@ -248,21 +250,7 @@ final class LimitStatements {
 
         @Override
         public int leased() throws SQLException {
-            return count(LEASED, null);
-        }
-
-        @Override
-        public int leasedOf(String key) throws SQLException {
-            return count(LEASED_OF_KEY, key);
-        }
-
-        private int count(String sql, @Nullable String key) throws SQLException {
-            Long count = session.queryLong(sql, statement -> {
-                statement.setString(1, queue);
-                if (key != null) {
-                    statement.setString(2, key);
-                }
-            });
+            Long count = session.queryLong(LEASED, statement -> statement.setString(1, queue));
             return count == null ? 0 : Math.toIntExact(count);
         }
 
@@ -313,14 +301,14 @@ final class LimitStatements {
         }
 
         @Override
-        public List<String> heldKeys() throws SQLException {
+        public List<LimitedClaim.HeldKey> heldKeys() throws SQLException {
             if (!controls.anyHeld()) {
                 return List.of();
             }
             return session.query(HELD_KEYS, statement -> statement.setString(1, queue), rows -> {
-                List<String> keys = new ArrayList<>();
+                List<LimitedClaim.HeldKey> keys = new ArrayList<>();
                 while (rows.next()) {
-                    keys.add(rows.getString(1));
+                    keys.add(new LimitedClaim.HeldKey(rows.getString(1), rows.getInt(2)));
                 }
                 return keys;
             });

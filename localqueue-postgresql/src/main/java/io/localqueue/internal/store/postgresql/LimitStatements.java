@@ -62,10 +62,7 @@ final class LimitStatements {
 
     private static final String LEASED = "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND status = 1";
 
-    private static final String LEASED_OF_KEY =
-            "SELECT count(*) FROM %1$s.messages WHERE queue = ? AND concurrency_key = ? AND status = 1";
-
-    /** The keys with held rows, each found by one seek of the held index (a loose scan). */
+    /** The keys with held rows, each found by one seek of the held index (a loose scan), with its leased rows. */
     private static final String HELD_KEYS = """
             WITH RECURSIVE k(key) AS (
                 (SELECT concurrency_key FROM %1$s.messages WHERE queue = ? AND %2$s ORDER BY concurrency_key LIMIT 1)
@@ -74,7 +71,9 @@ final class LimitStatements {
                          WHERE r.queue = ? AND %2$s AND r.concurrency_key > k.key
                          ORDER BY r.concurrency_key LIMIT 1)
                   FROM k WHERE k.key IS NOT NULL)
-            SELECT key FROM k WHERE key IS NOT NULL""".replace("%2$s", HELD);
+            SELECT key, (SELECT count(*) FROM %1$s.messages AS l
+                          WHERE l.queue = ? AND l.concurrency_key = k.key AND l.status = 1)
+              FROM k WHERE key IS NOT NULL""".replace("%2$s", HELD);
 
     /** Gives the first held rows of a key, in claim order, their priority back. */
     private static final String RELEASE = """
@@ -250,20 +249,8 @@ final class LimitStatements {
 
         @Override
         public int leased() throws SQLException {
-            return count(LEASED, null);
-        }
-
-        @Override
-        public int leasedOf(String key) throws SQLException {
-            return count(LEASED_OF_KEY, key);
-        }
-
-        private int count(String sql, @Nullable String key) throws SQLException {
-            try (PreparedStatement count = connection.prepareStatement(sql.formatted(schema))) {
+            try (PreparedStatement count = connection.prepareStatement(LEASED.formatted(schema))) {
                 count.setString(1, queue);
-                if (key != null) {
-                    count.setString(2, key);
-                }
                 try (ResultSet rows = count.executeQuery()) {
                     rows.next();
                     return Math.toIntExact(rows.getLong(1));
@@ -336,14 +323,15 @@ final class LimitStatements {
         }
 
         @Override
-        public List<String> heldKeys() throws SQLException {
+        public List<LimitedClaim.HeldKey> heldKeys() throws SQLException {
             try (PreparedStatement select = connection.prepareStatement(HELD_KEYS.formatted(schema))) {
                 select.setString(1, queue);
                 select.setString(2, queue);
-                List<String> keys = new ArrayList<>();
+                select.setString(3, queue);
+                List<LimitedClaim.HeldKey> keys = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        keys.add(rows.getString(1));
+                        keys.add(new LimitedClaim.HeldKey(rows.getString(1), rows.getInt(2)));
                     }
                 }
                 return keys;
