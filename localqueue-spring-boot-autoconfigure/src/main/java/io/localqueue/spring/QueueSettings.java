@@ -355,7 +355,11 @@ public final class QueueSettings {
     public QueueSettings withRateLimit(String name, int permits, @Nullable Duration period) {
         requireName(name);
         requireLimit(permits, "rate limit permits of queue '" + name + "'");
-        if (permits > 0 && (period == null || period.compareTo(Duration.ofMillis(1)) < 0
+        if (permits > 0 && period == null) {
+            throw new IllegalArgumentException("rate limit of queue '" + name + "' has " + permits
+                    + " permits but no period to count them over; set the period too");
+        }
+        if (permits > 0 && (period.compareTo(Duration.ofMillis(1)) < 0
                 || period.compareTo(SimpleQueue.LONGEST_DURATION) > 0)) {
             throw new IllegalArgumentException("rate limit period of queue '" + name + "' must be from 1 ms to "
                     + SimpleQueue.LONGEST_DURATION.toDays() + " days, got " + period);

@@ -103,8 +103,13 @@ class QueueLimitsPropertiesTest extends ContextRunnerTestBase {
     void aRatePeriodWithoutPermitsOrPermitsWithoutAPeriodFailTheStartNamingWhatIsMissing() {
         onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.period=1s").run(context ->
                 assertRefused(context.getStartupFailure(), "localqueue.queues.exports.rate-limit.permits"));
-        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=5").run(context ->
-                assertRefused(context.getStartupFailure(), "localqueue.queues.exports.rate-limit.period"));
+        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=5").run(context -> {
+            assertRefused(context.getStartupFailure(), "localqueue.queues.exports.rate-limit.period");
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .hasMessageContaining("5 permits but no period");
+        });
+        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=0").run(context ->
+                assertThat(context).as("0 permits lift the limit without a period").hasNotFailed());
     }
 
     private static void assertRefused(Throwable failure, String property) {
