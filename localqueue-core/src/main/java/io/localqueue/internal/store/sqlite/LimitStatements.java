@@ -8,7 +8,6 @@ import io.localqueue.internal.store.QueueLimits;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -224,15 +223,6 @@ final class LimitStatements {
         return count == null ? 0 : count;
     }
 
-    /** Writes ids as the JSON array {@code json_each} reads. */
-    static String jsonIds(List<Long> ids) {
-        StringJoiner json = new StringJoiner(",", "[", "]");
-        for (long id : ids) {
-            json.add(Long.toString(id));
-        }
-        return json.toString();
-    }
-
     /** A claim's steps under limits, in its transaction on the writer's session. */
     static final class Steps implements LimitedClaim.Steps {
 
@@ -361,7 +351,7 @@ final class LimitStatements {
 
         @Override
         public void hold(List<Long> ids) throws SQLException {
-            session.update(HOLD, statement -> statement.setString(1, jsonIds(ids)));
+            session.update(HOLD, statement -> statement.setString(1, ids.toString()));
         }
     }
 }
