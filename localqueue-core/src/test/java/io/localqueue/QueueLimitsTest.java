@@ -46,6 +46,8 @@ class QueueLimitsTest extends QueueTestBase {
         assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class)
                 .hasMessageContaining("maxConcurrent jobs are running");
         assertThat(queue.stats().ready()).isEqualTo(3);
+        assertThat(queue.claimsHeldBy(QueueLimit.MAX_CONCURRENT)).as("one refused getNowait, one claim").isEqualTo(1);
+        assertThat(queue.claimsHeldBy(QueueLimit.RATE_LIMIT)).isZero();
 
         queue.ack(first);
         Job<Object> third = queue.getNowait();

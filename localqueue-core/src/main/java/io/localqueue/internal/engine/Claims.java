@@ -142,8 +142,12 @@ final class Claims {
                 if (hold != null && hold.until() <= now) {
                     continue; // the claim held as many jobs as one may: the next carries on at once
                 }
-                if (probe == null) {
+                if (probe == null && hold == null) {
                     continue; // the queue ran dry since the last claim: look with a read before waiting
+                }
+                if (probe == null && !nowait) {
+                    probe = store.probe(queue); // a limit held due jobs back: read only when a lease ends
+                    pausedAtLastLook = probe == ClaimProbe.PAUSED;
                 }
             }
             if (nowait || !waits.awaitChange(seen, deadline, millisUntilNextLook(probe, lastHold, now))) {
