@@ -22,7 +22,7 @@ final class CountGauges {
 
     /**
      * Registers the gauges {@code <name>} (tag {@code state}: ready, processing, acked, failed),
-     * {@code <name>.delayed}, {@code <name>.held} and {@code <name>.oldest.age}.
+     * {@code <name>.delayed} and {@code <name>.oldest.age}.
      *
      * @param meters the registry
      * @param name the counts' meter name
@@ -46,13 +46,6 @@ final class CountGauges {
                         + "time")
                 .tags(tags)
                 .register(meters);
-        Gauge.builder(name + ".held", () -> {
-                    QueueDiagnostics current = read(diagnostics, tags, log);
-                    return current == null ? Double.NaN : current.heldJobs();
-                })
-                .description("The ready " + noun + " a full concurrency key holds back until one of its jobs ends")
-                .tags(tags)
-                .register(meters);
         Gauge.builder(name + ".oldest.age", () -> {
                     QueueDiagnostics current = read(diagnostics, tags, log);
                     if (current == null) {
@@ -64,6 +57,21 @@ final class CountGauges {
                 .description("How long the oldest due one of the " + noun + " has been waiting to be claimed: the "
                         + "lag, 0 when none is due")
                 .baseUnit("seconds").tags(tags)
+                .register(meters);
+    }
+
+    /**
+     * Registers the gauge {@code <name>.held}: the ready jobs a full concurrency key holds back, which only a queue's
+     * per-key limit makes (a bus subscription has none).
+     */
+    static void registerHeld(MeterRegistry meters, String name, Tags tags, Supplier<QueueDiagnostics> diagnostics,
+                             Logger log) {
+        Gauge.builder(name + ".held", () -> {
+                    QueueDiagnostics current = read(diagnostics, tags, log);
+                    return current == null ? Double.NaN : current.heldJobs();
+                })
+                .description("The ready jobs a full concurrency key holds back until one of its jobs ends")
+                .tags(tags)
                 .register(meters);
     }
 

@@ -201,8 +201,10 @@ public class LocalQueueMetrics implements MeterBinder, ListenerAwareObserver,
         if (meters == null || !gauged.add(queue)) {
             return;
         }
-        CountGauges.register(meters, "localqueue.jobs", "jobs", Tags.of("queue", queue), () -> observed.stats(queue),
+        Tags tags = Tags.of("queue", queue);
+        CountGauges.register(meters, "localqueue.jobs", "jobs", tags, () -> observed.stats(queue),
                 () -> observed.diagnostics(queue), log);
+        CountGauges.registerHeld(meters, "localqueue.jobs", tags, () -> observed.diagnostics(queue), log);
         for (QueueLimit limit : QueueLimit.values()) {
             FunctionCounter.builder("localqueue.claims.held", observed.queues(),
                             queues -> queues.claimsHeldBy(queue, limit))

@@ -1,6 +1,7 @@
 package io.localqueue.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.DeliveryPolicy;
@@ -8,6 +9,7 @@ import io.localqueue.DurabilityMode;
 import io.localqueue.EnqueueItem;
 import io.localqueue.EnqueueOptions;
 import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueStats;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
@@ -375,6 +377,28 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
 
             assertThat(delayed.value()).isEqualTo(2.0);
             assertThat(gauge(meters, "later", "ready").value()).as("every waiting job").isEqualTo(3.0);
+        });
+    }
+
+    @Test
+    void aFullKeyShowsInTheHeldGaugeAndTheClaimItRefusedInTheHeldClaimsCounter() {
+        onTempDir().withPropertyValues("localqueue.actuator.max-age=50ms",
+                        "localqueue.queues.exports.max-concurrent-per-key=1")
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            SimpleQueue<Object> exports = context.getBean(LocalQueueRegistry.class).queue("exports");
+            exports.put("first", null, EnqueueOptions.defaults().concurrencyKey("acme"));
+            exports.put("second", null, EnqueueOptions.defaults().concurrencyKey("acme"));
+            exports.getNowait();
+            assertThatThrownBy(exports::getNowait).isInstanceOf(QueueEmptyException.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+            await().atMost(BOUND).untilAsserted(() ->
+                    assertThat(meters.get("localqueue.jobs.held").tag("queue", "exports").gauge().value())
+                            .isEqualTo(1.0));
+            assertThat(meters.get("localqueue.claims.held").tag("queue", "exports")
+                    .tag("limit", "max_concurrent_per_key").functionCounter().count()).isEqualTo(1.0);
+            assertThat(meters.get("localqueue.claims.held").tag("queue", "exports").tag("limit", "rate_limit")
+                    .functionCounter().count()).isZero();
         });
     }
 

@@ -123,6 +123,8 @@ class LocalQueueBusActuatorTest extends ContextRunnerTestBase {
                             .tags("subscription", "payments", "state", "acked").gauge().value() == 3);
                     assertThat(meters.get("localqueue.bus.deliveries.oldest.age").tag("subscription", "payments")
                             .gauge().value()).isZero();
+                    assertThat(meters.find("localqueue.bus.deliveries.held").gauges())
+                            .as("no held gauge: a subscription has no per-key limit").isEmpty();
                     await().atMost(BOUND).untilAsserted(() -> assertThat(context.getBean(Outcomes.class).seen)
                             .containsOnly(JobOutcome.ACKED).hasSize(3));
                 });
