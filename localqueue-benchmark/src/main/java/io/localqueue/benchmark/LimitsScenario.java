@@ -17,7 +17,8 @@ import java.util.function.UnaryOperator;
  * queue without any, in the same round and mode: the queue-wide limit, the per-key limit over
  * {@value #KEYS} concurrency keys (every job has one), and a rate limit, each set well above what one consumer reaches,
  * so that the rows show what counting costs a claim, not what holding back does. The plain row's jobs carry keys too.
- * Each queue is also drained by a {@link Worker} ({@code -worker} rows): batched claims, as listeners make.
+ * Each queue is also drained by a {@link Worker} ({@code -worker} rows): batched claims, as listeners make; one more
+ * worker row has a per-key limit that binds, to show what holding jobs back and putting them back costs.
  */
 public final class LimitsScenario implements Scenario {
 
@@ -42,17 +43,28 @@ public final class LimitsScenario implements Scenario {
         return List.of(RawWorkload.CLAIM_ACK);
     }
 
-    /** One measured loop: its name and the limits of its queue. */
-    private record Variant(String name, String description, UnaryOperator<SimpleQueue.Builder<BenchMessage>> limits) {
+    /**
+     * One measured loop: its name, the limits of its queue, and whether only a {@link Worker} drains it (a limit that
+     * binds, which a loop of one claim at a time never fills).
+     */
+    private record Variant(String name, String description, UnaryOperator<SimpleQueue.Builder<BenchMessage>> limits,
+                           boolean workerOnly) {
+
+        Variant(String name, String description, UnaryOperator<SimpleQueue.Builder<BenchMessage>> limits) {
+            this(name, description, limits, false);
+        }
     }
 
     private static final List<Variant> VARIANTS = List.of(
             new Variant("limits-plain", "no limit", UnaryOperator.identity()),
             new Variant("limits-max-concurrent", "maxConcurrent(1000)", builder -> builder.maxConcurrent(1_000)),
-            new Variant("limits-per-key-" + KEYS, "maxConcurrentPerKey(2) over " + KEYS + " keys",
-                    builder -> builder.maxConcurrentPerKey(2)),
+            new Variant("limits-per-key-" + KEYS, "maxConcurrentPerKey(10) over " + KEYS + " keys",
+                    builder -> builder.maxConcurrentPerKey(10)),
             new Variant("limits-rate", "rateLimit(10,000,000 per second)",
-                    builder -> builder.rateLimit(10_000_000, Duration.ofSeconds(1))));
+                    builder -> builder.rateLimit(10_000_000, Duration.ofSeconds(1))),
+            new Variant("limits-per-key-" + KEYS + "-full", "maxConcurrentPerKey(1) over " + KEYS
+                    + " keys, fewer slots than the worker's prefetched and unacknowledged jobs: jobs are held and put"
+                    + " back", builder -> builder.maxConcurrentPerKey(1), true));
 
     /** The worker that drains each queue in the second measurement: its threads. */
     static final int WORKER_CONCURRENCY = 2;
@@ -81,6 +93,9 @@ public final class LimitsScenario implements Scenario {
                 }
             }
             for (Variant variant : VARIANTS) {
+                if (variant.workerOnly()) {
+                    continue;
+                }
                 context.progress(variant.name() + " [" + mode + "]");
                 try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(variant.name()), QUEUE,
                         mode, variant.limits())) {

@@ -96,15 +96,14 @@ public final class LimitedClaim {
         List<Candidate> candidates(long after, int limit) throws SQLException;
 
         /**
-         * Leases, in one statement, the first {@code wanted} due jobs of the most urgent priority with ready jobs that
-         * are not held whose key has a free slot, among the first {@code window} of them: a job is eligible when its
-         * key's leased jobs plus its key's jobs before it in the window are fewer than {@code perKey}, so the statement
-         * leases exactly what the walk would from that window, without holding any. A store without such a statement
-         * leases nothing here and the walk does it all.
+         * Leases, in one statement, the first due job of the most urgent priority with ready jobs that are not held
+         * whose key has fewer than {@code perKey} leased jobs (or that has no key), among the first {@code window} of
+         * them: the job the walk would lease first for a claim of one, without holding any. A store without such a
+         * statement takes nothing here and the walk does it all.
          *
-         * @return how many jobs it took, leased or (with a budget) failed
+         * @return how many jobs it took (0 or 1), leased or (with a budget) failed
          */
-        default int leaseEligible(int perKey, int wanted, int window, List<ClaimedRow> rows) throws SQLException {
+        default int leaseFirstEligible(int perKey, int window, List<ClaimedRow> rows) throws SQLException {
             return 0;
         }
 
@@ -191,8 +190,8 @@ public final class LimitedClaim {
             }
         }
         int start = rows.size();
-        if (steps.leaseEligible(perKey, room, room + SPARE_CANDIDATES, rows) == room) {
-            return held ? Walk.HELD : Walk.NOTHING_HELD;
+        if (room == 1 && steps.leaseFirstEligible(perKey, 1 + SPARE_CANDIDATES, rows) > 0 && rows.size() > start) {
+            return held ? Walk.HELD : Walk.NOTHING_HELD; // a job it failed instead (its budget spent) leaves the walk
         }
         Map<String, Integer> leased = new HashMap<>(); // from the candidates, which see the leases just taken
         int heldNow = 0;

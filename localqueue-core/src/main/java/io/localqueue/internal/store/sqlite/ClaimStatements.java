@@ -188,33 +188,30 @@ final class ClaimStatements {
     static final String CLAIM_NEXT_PRIORITY_WITH_BUDGET = UNCONTROLLED.nextPriorityWithBudget();
 
     /**
-     * The first {@code ?5} due rows of the next priority above {@code ?7}, among its first {@code ?8}, whose key has a
-     * free slot under a limit of {@code ?9} per key: a row is eligible when its key's leased rows (a seek of the
-     * leased-keys index) plus the rows of its key before it in the window are fewer than the limit.
+     * The first due row of the next priority above {@code ?7} with ready rows that are not held, among its first
+     * {@code ?8}, whose key has a free slot under a limit of {@code ?9} per key (its leased rows, a seek of the
+     * leased-keys index, fewer than the limit), or that has no key: a claim of one job under a per-key limit in one
+     * statement, without the window function a claim of several would need to rank a key's rows (which costs three
+     * times the walk of the candidates it ranks).
      */
-    private static final String ELIGIBLE = """
-             WHERE id IN (SELECT id FROM (
-                              SELECT id, available_at, concurrency_key,
-                                     ROW_NUMBER() OVER (PARTITION BY concurrency_key ORDER BY available_at, id) AS n,
-                                     CASE WHEN concurrency_key IS NULL THEN 0
-                                          ELSE (SELECT COUNT(*) FROM messages AS l INDEXED BY %1$s
-                                                 WHERE l.queue = ?4 AND l.concurrency_key = c.concurrency_key
-                                                   AND l.status = 1) END AS leased
-                                FROM (SELECT id, available_at, concurrency_key FROM messages INDEXED BY %2$s
-                                       WHERE queue = ?4 AND status = 0 AND available_at <= ?3
-                                         AND priority = (SELECT MIN(priority) FROM messages INDEXED BY %2$s
-                                                          WHERE queue = ?4 AND status = 0 AND priority > ?7
-                                                            AND priority <= %3$d)
-                                       ORDER BY available_at, id LIMIT ?8) AS c)
-                           WHERE concurrency_key IS NULL OR n + leased <= ?9
-                           ORDER BY available_at, id LIMIT ?5)
+    private static final String FIRST_ELIGIBLE = """
+             WHERE id = (SELECT id FROM (SELECT id, concurrency_key FROM messages INDEXED BY %2$s
+                                          WHERE queue = ?4 AND status = 0 AND available_at <= ?3
+                                            AND priority = (SELECT MIN(priority) FROM messages INDEXED BY %2$s
+                                                             WHERE queue = ?4 AND status = 0 AND priority > ?7
+                                                               AND priority <= %3$d)
+                                          ORDER BY available_at, id LIMIT ?8) AS c
+                          WHERE c.concurrency_key IS NULL
+                             OR (SELECT COUNT(*) FROM messages AS l INDEXED BY %1$s
+                                  WHERE l.queue = ?4 AND l.concurrency_key = c.concurrency_key AND l.status = 1) < ?9
+                          LIMIT 1)
             """.formatted(SqliteSchema.LEASED_KEYS_INDEX, SqliteSchema.PRIORITY_INDEX, HeldPriority.CLAIMABLE);
 
-    /** Leases the due rows whose key has a free slot, in one statement. */
-    static final String CLAIM_ELIGIBLE = LEASE + ELIGIBLE + CLAIMED;
+    /** Leases the first due row whose key has a free slot, in one statement. */
+    static final String CLAIM_FIRST_ELIGIBLE = LEASE + FIRST_ELIGIBLE + CLAIMED;
 
-    /** {@link #CLAIM_ELIGIBLE} with a delivery budget. */
-    static final String CLAIM_ELIGIBLE_WITH_BUDGET = LEASE_WITH_BUDGET + ELIGIBLE + CLAIMED;
+    /** {@link #CLAIM_FIRST_ELIGIBLE} with a delivery budget. */
+    static final String CLAIM_FIRST_ELIGIBLE_WITH_BUDGET = LEASE_WITH_BUDGET + FIRST_ELIGIBLE + CLAIMED;
 
     /** Leases the given due rows. */
     static final String CLAIM_CHOSEN = LEASE + CHOSEN + CLAIMED;
@@ -347,18 +344,19 @@ final class ClaimStatements {
     }
 
     /**
-     * Leases up to {@code limit} due rows: a queue that never used priorities first tries its one plain statement,
-     * which takes nothing of a queue with controls, unless this connection found it with controls last time; a queue
-     * with limits claims within them ({@link LimitedClaim}), read in its transaction, and a paused one takes nothing.
+     * Leases up to {@code limit} due rows: a queue first tries its plain claim (one statement, or by priority for a
+     * queue that uses priorities), which takes nothing of a queue with controls, unless this connection found it with
+     * controls last time; when that took nothing, the claim reads the controls: a queue with limits claims within
+     * them ({@link LimitedClaim}), read in its transaction, and a paused one takes nothing.
      *
      * @return why due rows were left, when limits left some
      */
     private static @Nullable ClaimHold claimDue(Claim claim, int limit, List<ClaimedRow> rows) throws SQLException {
         Session session = claim.session();
-        boolean triedPlain = !session.knownPrioritized(claim.queue()) && !session.knownControlled(claim.queue());
+        boolean triedPlain = !session.knownControlled(claim.queue());
         if (triedPlain) {
-            Taken plain = lease(claim, claim.budget() > 0 ? CLAIM_WITH_BUDGET : CLAIM, limit, null, rows);
-            if (plain.count() > 0) {
+            claimInOrder(claim, limit, rows, UNCONTROLLED);
+            if (!rows.isEmpty()) {
                 return null;
             }
         }
@@ -371,26 +369,31 @@ final class ClaimStatements {
             return LimitedClaim.claim(new LimitStatements.Steps(claim, controls), controls.limits(), limit,
                     claim.now(), rows);
         }
-        claimInOrder(claim, limit, rows, UNCONTROLLED, triedPlain);
+        if (!triedPlain) {
+            claimInOrder(claim, limit, rows, UNCONTROLLED);
+        }
         return null;
     }
 
     /**
-     * Leases up to {@code limit} due rows without limits: in due order for a queue that never used priorities, in one
-     * statement; by priority for one that did, which the plain claim, taking nothing, gives way to (and which this
-     * connection then claims by priority straight away), after sweeping its rows without a priority unless this
-     * connection found none lately and the priority index has enough due rows.
+     * Leases up to {@code limit} due rows, within limits that allow them, in claim order: see
+     * {@link #claimInOrder(Claim, int, List, Texts)}.
      */
     static void claimInOrder(Claim claim, int limit, List<ClaimedRow> rows) throws SQLException {
-        claimInOrder(claim, limit, rows, WITHIN_LIMITS, false);
+        claimInOrder(claim, limit, rows, WITHIN_LIMITS);
     }
 
-    /** {@link #claimInOrder(Claim, int, List)} with the given statements, after a plain statement took nothing. */
-    private static void claimInOrder(Claim claim, int limit, List<ClaimedRow> rows, Texts texts, boolean triedPlain)
+    /**
+     * Leases up to {@code limit} due rows with the given statements: in due order for a queue that never used
+     * priorities, in one statement; by priority for one that did, which the plain claim, taking nothing, gives way to
+     * (and which this connection then claims by priority straight away), after sweeping its rows without a priority
+     * unless this connection found none lately and the priority index has enough due rows.
+     */
+    private static void claimInOrder(Claim claim, int limit, List<ClaimedRow> rows, Texts texts)
             throws SQLException {
         Session session = claim.session();
         String queue = claim.queue();
-        if (!triedPlain && !session.knownPrioritized(queue)) {
+        if (!session.knownPrioritized(queue)) {
             Taken plain = lease(claim, claim.budget() > 0 ? texts.inOrderWithBudget() : texts.inOrder(), limit,
                     null, rows);
             if (plain.count() > 0) {
@@ -402,7 +405,7 @@ final class ClaimStatements {
             if (session.knownPrioritized(queue)) {
                 // only a first prioritized put of this connection's that was rolled back leaves it so
                 session.forgetPrioritized(queue);
-                claimInOrder(claim, limit, rows, texts, false);
+                claimInOrder(claim, limit, rows, texts);
             }
             return;
         }
@@ -491,18 +494,16 @@ final class ClaimStatements {
     }
 
     /**
-     * Leases the first {@code wanted} due rows of the most urgent priority whose key has a free slot, among its first
-     * {@code window}, and adds those it leased.
+     * Leases the first due row of the most urgent priority whose key has a free slot (or that has none), among its
+     * first {@code window}, and adds it when it was leased.
      *
-     * @return how many rows it took, leased or (with a budget) failed
+     * @return how many rows it took (0 or 1), leased or (with a budget) failed
      */
-    static int leaseEligible(Claim claim, int perKey, int wanted, int window, List<ClaimedRow> rows)
-            throws SQLException {
-        return claim.session().query(claim.budget() > 0 ? CLAIM_ELIGIBLE_WITH_BUDGET : CLAIM_ELIGIBLE, statement -> {
+    static int leaseFirstEligible(Claim claim, int perKey, int window, List<ClaimedRow> rows) throws SQLException {
+        String sql = claim.budget() > 0 ? CLAIM_FIRST_ELIGIBLE_WITH_BUDGET : CLAIM_FIRST_ELIGIBLE;
+        return claim.session().query(sql, statement -> {
             bindLease(claim, statement);
             statement.setString(4, claim.queue());
-            statement.setInt(5, wanted);
-            statement.setInt(6, claim.budget());
             statement.setLong(7, Long.MIN_VALUE);
             statement.setInt(8, window);
             statement.setInt(9, perKey);

@@ -340,8 +340,8 @@ final class LimitStatements {
         }
 
         @Override
-        public int leaseEligible(int perKey, int wanted, int window, List<ClaimedRow> rows) throws SQLException {
-            return ClaimStatements.leaseEligible(claim, perKey, wanted, window, rows);
+        public int leaseFirstEligible(int perKey, int window, List<ClaimedRow> rows) throws SQLException {
+            return ClaimStatements.leaseFirstEligible(claim, perKey, window, rows);
         }
 
         @Override

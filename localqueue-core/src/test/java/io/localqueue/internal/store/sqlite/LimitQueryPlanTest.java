@@ -23,6 +23,16 @@ class LimitQueryPlanTest extends QueryPlanTestBase {
     }
 
     @Test
+    void aClaimOfOneUnderAPerKeyLimitWalksThePriorityIndexAndSortsNothing() throws SQLException {
+        List<String> plan = plan(ClaimStatements.CLAIM_FIRST_ELIGIBLE, "r", 0L, 1L, "q", null, null, 0L, 5, 2);
+
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_priority"));
+        assertThat(plan).anySatisfy(step -> assertThat(step).contains("idx_messages_leased_keys"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).containsIgnoringCase("TEMP B-TREE"));
+        assertThat(plan).noneSatisfy(step -> assertThat(step).contains("SCAN messages"));
+    }
+
+    @Test
     void heldKeysAndTheirReleaseUseTheHeldIndexOnly() throws SQLException {
         List<String> keys = plan(LimitStatements.HELD_KEYS, "q");
         List<String> release = plan(LimitStatements.RELEASE, "q", "customer-1", 2);
