@@ -108,6 +108,11 @@ class QueueLimitsPropertiesTest extends ContextRunnerTestBase {
             assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                     .hasMessageContaining("5 permits but no period");
         });
+        onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=5",
+                "localqueue.queues.exports.rate-limit.period=").run(context ->
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .as("an empty value is left unbound, which Boot reports naming the property")
+                        .hasMessageContaining("localqueue.queues.exports.rate-limit.period"));
         onTempDir().withPropertyValues("localqueue.queues.exports.rate-limit.permits=0").run(context ->
                 assertThat(context).as("0 permits lift the limit without a period").hasNotFailed());
     }
