@@ -11,6 +11,7 @@ module io.localqueue {
     requires org.xerial.sqlitejdbc;
     requires spring.jdbc;
     requires spring.tx;
+    requires spring.context;
     requires static org.apache.commons.csv;
     requires transitive tools.jackson.databind;
     requires static transitive org.jspecify;

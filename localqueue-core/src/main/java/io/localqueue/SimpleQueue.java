@@ -916,7 +916,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
     private record Decoded<T>(@Nullable T data, @Nullable String error) {
     }
 
-    private byte[] serialize(@Nullable T data, String parameter) {
+    byte[] serialize(@Nullable T data, String parameter) {
         engine.ensureOpen();
         if (data == null) {
             throw new InvalidArgumentException(parameter, parameter + " must not be null");

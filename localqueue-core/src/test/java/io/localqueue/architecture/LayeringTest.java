@@ -29,7 +29,7 @@ class LayeringTest {
     private static final List<Set<String>> ROOMS = List.of(
             Set.of("io.localqueue.bus"),
             Set.of("io.localqueue"),
-            Set.of("io.localqueue.internal.consumer"),
+            Set.of("io.localqueue.internal.consumer", "io.localqueue.internal.recurring"),
             Set.of("io.localqueue.internal.engine"),
             Set.of("io.localqueue.internal.store.sqlite"),
             Set.of("io.localqueue.internal.store"),

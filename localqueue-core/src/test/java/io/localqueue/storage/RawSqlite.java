@@ -67,12 +67,13 @@ public final class RawSqlite {
             "index idx_messages_held", "index idx_messages_leased_keys",
             "index sqlite_autoindex_localqueue_turns_1", "index sqlite_autoindex_queue_claims_1",
             "index sqlite_autoindex_queue_controls_1", "index sqlite_autoindex_queue_priorities_1",
+            "index sqlite_autoindex_recurring_jobs_1", "index sqlite_autoindex_recurring_ticks_1",
             "table localqueue_turns", "table message_headers", "table queue_claims", "table queue_controls",
-            "table queue_priorities");
+            "table queue_priorities", "table recurring_jobs", "table recurring_ticks");
 
     /** The tables this library adds to a file, as {@link #tables(Path)} names them. */
     public static final List<String> ADDED_TABLES = List.of("localqueue_turns", "message_headers",
-            "queue_claims", "queue_controls", "queue_priorities");
+            "queue_claims", "queue_controls", "queue_priorities", "recurring_jobs", "recurring_ticks");
 
     /**
      * Runs a query and returns every row as column name to value, in column order; integers read as {@code Long},

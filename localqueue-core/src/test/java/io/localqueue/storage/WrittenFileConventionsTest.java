@@ -139,7 +139,7 @@ class WrittenFileConventionsTest extends QueueTestBase {
         assertThat(RawSqlite.query(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
                 .extracting(row -> row.get("name"))
                 .containsExactly("localqueue_turns", "message_headers", "messages", "queue_claims",
-                        "queue_controls", "queue_priorities", "sqlite_sequence");
+                        "queue_controls", "queue_priorities", "recurring_jobs", "recurring_ticks", "sqlite_sequence");
     }
 
     @Test

@@ -9,13 +9,10 @@ import io.localqueue.internal.store.postgresql.PostgresServer;
  */
 class MultiProcessLimitsOnServerTest extends MultiProcessLimitsTest {
 
-    private String target;
+    private final String target = PostgresServer.freshTarget();
 
     @Override
     String target() {
-        if (target == null) {
-            target = PostgresServer.url() + "|" + PostgresServer.freshSchema();
-        }
         return target;
     }
 }

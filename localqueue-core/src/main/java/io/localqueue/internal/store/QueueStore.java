@@ -165,6 +165,13 @@ public interface QueueStore extends AutoCloseable {
     QueueSnapshot snapshot(String queue, Clock clock);
 
     /**
+     * Reads the stored recurring jobs, in id order, each with the status of the job its last tick enqueued.
+     *
+     * @return the recurring jobs, empty for none
+     */
+    List<RecurringRow> recurringJobs();
+
+    /**
      * Lists the distinct names of queues holding at least one job, in name order.
      *
      * @return the names

@@ -180,4 +180,12 @@ public interface QueueWrites {
      * @return the bus's transitions, bound to this transaction
      */
     BusWrites bus();
+
+    /**
+     * Returns the transitions of recurring jobs, in this same transaction: a tick's job is enqueued with the tick's
+     * record, or neither is.
+     *
+     * @return the recurring jobs' transitions, bound to this transaction
+     */
+    RecurringWrites recurring();
 }

@@ -12,6 +12,7 @@ import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.wakeup.Wakeups;
@@ -88,6 +89,11 @@ class ForwardingStore implements QueueStore {
     @Override
     public QueueSnapshot snapshot(String queue, Clock clock) {
         return target.snapshot(queue, clock);
+    }
+
+    @Override
+    public List<RecurringRow> recurringJobs() {
+        return target.recurringJobs();
     }
 
     @Override

@@ -448,10 +448,29 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
         return copy;
     }
 
-    /** A copy whose every page after the first (the schema) is junk. */
-    private Path databaseWithAllTablePagesDamaged() throws IOException {
+    /** A copy whose every page but the schema's (the first, and those its entries spill onto) is junk. */
+    private Path databaseWithAllTablePagesDamaged() throws Exception {
         Path copy = copyOfADatabase();
-        junkPages(copy.resolve(LocalQueueDatabase.FILE_NAME), 2, Long.MAX_VALUE);
+        Path file = copy.resolve(LocalQueueDatabase.FILE_NAME);
+        java.util.Set<Long> schemaPages = new java.util.HashSet<>();
+        long pageCount;
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement statement = connection.createStatement()) {
+            try (ResultSet rows = statement.executeQuery("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")) {
+                while (rows.next()) {
+                    schemaPages.add(rows.getLong(1));
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("PRAGMA page_count")) {
+                rows.next();
+                pageCount = rows.getLong(1);
+            }
+        }
+        for (long page = 2; page <= pageCount; page++) {
+            if (!schemaPages.contains(page)) {
+                junkPages(file, page, page);
+            }
+        }
         return copy;
     }
 

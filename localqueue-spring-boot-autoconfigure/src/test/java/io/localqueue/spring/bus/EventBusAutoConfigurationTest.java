@@ -205,7 +205,7 @@ class EventBusAutoConfigurationTest extends ContextRunnerTestBase {
                 names.add(tables.getString(1));
             }
             assertThat(names).containsExactly("localqueue_turns", "message_headers", "messages", "queue_claims",
-                    "queue_controls", "queue_priorities", "sqlite_sequence");
+                    "queue_controls", "queue_priorities", "recurring_jobs", "recurring_ticks", "sqlite_sequence");
         } catch (java.sql.SQLException failure) {
             throw new AssertionError(failure);
         }

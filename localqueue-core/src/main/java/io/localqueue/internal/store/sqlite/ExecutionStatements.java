@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.internal.store.Columns;
 import io.localqueue.internal.store.ExecutionBatch;
 import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExecutionRow;
@@ -266,7 +267,7 @@ final class ExecutionStatements {
         Seen seen = session.query(FIND_OF_BUS, statement -> {
             statement.setString(1, id);
             statement.setString(2, bus);
-        }, rows -> rows.next() ? new Seen(nullableLong(rows, 1)) : null);
+        }, rows -> rows.next() ? new Seen(Columns.nullableLong(rows, 1)) : null);
         if (seen == null) {
             return ExecutionDeletion.unchanged(ExecutionDeletion.Step.UNKNOWN);
         }
@@ -300,7 +301,7 @@ final class ExecutionStatements {
             List<ExecutionRow> executions = new ArrayList<>();
             while (rows.next()) {
                 executions.add(new ExecutionRow(rows.getString(1), rows.getString(2), rows.getString(3),
-                        nullableLong(rows, 4), nullableLong(rows, 5), rows.getLong(6), rows.getLong(7),
+                        Columns.nullableLong(rows, 4), Columns.nullableLong(rows, 5), rows.getLong(6), rows.getLong(7),
                         rows.getLong(8), rows.getLong(9), rows.getLong(10)));
             }
             return executions;
@@ -326,15 +327,10 @@ final class ExecutionStatements {
     private static StoredExecution execution(ResultSet rows) throws SQLException {
         String[] counts = rows.getString(17).split(",");
         return new StoredExecution(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
-                rows.getString(5), rows.getString(6), nullableLong(rows, 7), nullableLong(rows, 8), rows.getLong(9),
+                rows.getString(5), rows.getString(6), Columns.nullableLong(rows, 7), Columns.nullableLong(rows, 8), rows.getLong(9),
                 rows.getLong(10), rows.getLong(11), rows.getLong(12), rows.getLong(13), rows.getLong(14),
                 rows.getLong(15), rows.getLong(16), Long.parseLong(counts[0]), Long.parseLong(counts[1]),
                 Long.parseLong(counts[2]), Long.parseLong(counts[3]));
-    }
-
-    private static @Nullable Long nullableLong(ResultSet rows, int column) throws SQLException {
-        long value = rows.getLong(column);
-        return rows.wasNull() ? null : value;
     }
 
     /** An execution found, with when it was last seen complete. */

@@ -14,6 +14,7 @@ import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
@@ -185,6 +186,11 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public QueueSnapshot snapshot(String queue, Clock clock) {
         return read(session -> SnapshotStatements.snapshot(session, file, sqliteVersion, queue, clock));
+    }
+
+    @Override
+    public List<RecurringRow> recurringJobs() {
+        return read(RecurringStatements::rows);
     }
 
     @Override

@@ -123,6 +123,47 @@ final class SqliteSchema {
             )""";
 
     /**
+     * The recurring jobs of the file, one row each: the definition (what a tick enqueues, where, on which cron), whether
+     * it fires, and where its schedule stands (the anchor it starts after, the last tick fired or passed over, the job
+     * the last tick enqueued), with a version that every change of the definition moves.
+     */
+    private static final String CREATE_RECURRING_JOBS = """
+            CREATE TABLE IF NOT EXISTS recurring_jobs (
+                id            TEXT PRIMARY KEY,
+                queue         TEXT NOT NULL,
+                cron          TEXT NOT NULL,
+                zone          TEXT NOT NULL,
+                payload       BLOB NOT NULL,
+                max_attempts  INTEGER NOT NULL,
+                skip_missed   INTEGER NOT NULL,
+                allow_overlap INTEGER NOT NULL,
+                enabled       INTEGER NOT NULL,
+                anchor        INTEGER NOT NULL,
+                last_tick     INTEGER,
+                last_fired_at INTEGER,
+                last_job      INTEGER,
+                version       INTEGER NOT NULL,
+                created_at    INTEGER NOT NULL,
+                updated_at    INTEGER NOT NULL
+            )""";
+
+    /**
+     * The ticks of recurring jobs, one row per job, tick time and kind (scheduled or run by hand): the row every process
+     * that fires a tick tries to insert in the tick's transaction, so one of them enqueues its job; with what it did
+     * and the message id of the job. The last ones of each job are kept.
+     */
+    private static final String CREATE_RECURRING_TICKS = """
+            CREATE TABLE IF NOT EXISTS recurring_ticks (
+                recurring_id TEXT NOT NULL,
+                tick_at      INTEGER NOT NULL,
+                manual       INTEGER NOT NULL,
+                fired_at     INTEGER NOT NULL,
+                outcome      TEXT NOT NULL,
+                message_id   INTEGER,
+                PRIMARY KEY (recurring_id, tick_at, manual)
+            )""";
+
+    /**
      * Named turns of background work that one process at a time does (a queue's retention): who has the turn and
      * until when, and when it last finished with what result.
      */
@@ -231,6 +272,8 @@ final class SqliteSchema {
             statement.executeUpdate(CREATE_TURNS);
             statement.executeUpdate(CREATE_QUEUE_CONTROLS);
             statement.executeUpdate(CREATE_QUEUE_CLAIMS);
+            statement.executeUpdate(CREATE_RECURRING_JOBS);
+            statement.executeUpdate(CREATE_RECURRING_TICKS);
         }
     }
 
@@ -239,7 +282,7 @@ final class SqliteSchema {
         Set<String> tables = tables(connection);
         Set<String> columns = columns(connection);
         if (!tables.containsAll(List.of("messages", "message_headers", "queue_priorities", "localqueue_turns",
-                "queue_controls", "queue_claims"))
+                "queue_controls", "queue_claims", "recurring_jobs", "recurring_ticks"))
                 || !columns.containsAll(ADDED_COLUMNS) || !columns.containsAll(LOCAL_COLUMN_NAMES)) {
             return false;
         }

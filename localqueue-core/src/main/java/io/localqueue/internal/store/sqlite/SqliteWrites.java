@@ -11,6 +11,7 @@ import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.RecurringWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
@@ -27,6 +28,7 @@ import org.jspecify.annotations.Nullable;
 final class SqliteWrites implements QueueWrites {
 
     private @Nullable BusWrites busWrites;
+    private @Nullable RecurringWrites recurringWrites;
 
     private final Session session;
     private final Path file;
@@ -135,6 +137,16 @@ final class SqliteWrites implements QueueWrites {
             }
             return deleted;
         });
+    }
+
+    @Override
+    public RecurringWrites recurring() {
+        RecurringWrites recurring = recurringWrites;
+        if (recurring == null) {
+            recurring = new SqliteRecurringWrites(this);
+            recurringWrites = recurring;
+        }
+        return recurring;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.localqueue.internal.store.postgresql;
 
+import io.localqueue.internal.store.Columns;
 import io.localqueue.internal.store.ExecutionBatch;
 import io.localqueue.internal.store.ExecutionDeletion;
 import io.localqueue.internal.store.ExecutionRow;
@@ -195,8 +196,8 @@ final class ExecutionStatements {
                     throw new IllegalStateException("execution " + id + " is not stored (deleted meanwhile?)");
                 }
                 return new StoredExecution(rows.getString(1), rows.getString(2), rows.getString(3),
-                        rows.getString(4), rows.getString(5), rows.getString(6), Rows.nullableLong(rows, 7),
-                        Rows.nullableLong(rows, 8), rows.getLong(9), rows.getLong(10), rows.getLong(11), rows.getLong(12),
+                        rows.getString(4), rows.getString(5), rows.getString(6), Columns.nullableLong(rows, 7),
+                        Columns.nullableLong(rows, 8), rows.getLong(9), rows.getLong(10), rows.getLong(11), rows.getLong(12),
                         rows.getLong(13), rows.getLong(14), rows.getLong(15), rows.getLong(16), rows.getLong(17),
                         rows.getLong(18), rows.getLong(19), rows.getLong(20));
             }
@@ -321,7 +322,7 @@ final class ExecutionStatements {
                 if (!rows.next()) {
                     return ExecutionDeletion.unchanged(ExecutionDeletion.Step.UNKNOWN);
                 }
-                completedAt = Rows.nullableLong(rows, 1);
+                completedAt = Columns.nullableLong(rows, 1);
             }
         }
         if (completedAt == null) {
@@ -359,7 +360,7 @@ final class ExecutionStatements {
                 List<ExecutionRow> executions = new ArrayList<>();
                 while (rows.next()) {
                     executions.add(new ExecutionRow(rows.getString(1), rows.getString(2), rows.getString(3),
-                            Rows.nullableLong(rows, 4), Rows.nullableLong(rows, 5), rows.getLong(6),
+                            Columns.nullableLong(rows, 4), Columns.nullableLong(rows, 5), rows.getLong(6),
                             rows.getLong(7), rows.getLong(8), rows.getLong(9), rows.getLong(10)));
                 }
                 return executions;

@@ -13,6 +13,7 @@ import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.ServerSettings;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
@@ -179,6 +180,11 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public QueueSnapshot snapshot(String queue, Clock clock) {
         return read(connection -> SnapshotStatements.snapshot(connection, schema, queue, clock));
+    }
+
+    @Override
+    public List<RecurringRow> recurringJobs() {
+        return read(connection -> RecurringStatements.rows(connection, schema));
     }
 
     @Override

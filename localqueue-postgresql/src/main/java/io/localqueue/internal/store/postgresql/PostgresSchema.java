@@ -136,6 +136,42 @@ final class PostgresSchema {
                 PRIMARY KEY (queue, claimed_at)
             )""";
 
+    /**
+     * The recurring jobs of the schema, one row each: the definition, whether it fires, where its schedule stands, and
+     * a version that every change of the definition moves. A tick's transaction locks the row.
+     */
+    private static final String CREATE_RECURRING_JOBS = """
+            CREATE TABLE IF NOT EXISTS %1$s.recurring_jobs (
+                id            text PRIMARY KEY,
+                queue         text NOT NULL,
+                cron          text NOT NULL,
+                zone          text NOT NULL,
+                payload       bytea NOT NULL,
+                max_attempts  integer NOT NULL,
+                skip_missed   boolean NOT NULL,
+                allow_overlap boolean NOT NULL,
+                enabled       boolean NOT NULL,
+                anchor        bigint NOT NULL,
+                last_tick     bigint,
+                last_fired_at bigint,
+                last_job      bigint,
+                version       bigint NOT NULL,
+                created_at    bigint NOT NULL,
+                updated_at    bigint NOT NULL
+            )""";
+
+    /** The ticks of recurring jobs, one row per job, tick time and kind: the row that lets one host fire a tick. */
+    private static final String CREATE_RECURRING_TICKS = """
+            CREATE TABLE IF NOT EXISTS %1$s.recurring_ticks (
+                recurring_id text NOT NULL,
+                tick_at      bigint NOT NULL,
+                manual       boolean NOT NULL,
+                fired_at     bigint NOT NULL,
+                outcome      text NOT NULL,
+                message_id   bigint,
+                PRIMARY KEY (recurring_id, tick_at, manual)
+            )""";
+
     private static final String CREATE_HEADERS = """
             CREATE TABLE IF NOT EXISTS %1$s.message_headers (
                 message_id bigint PRIMARY KEY REFERENCES %1$s.messages (id) ON DELETE CASCADE,
@@ -278,6 +314,8 @@ final class PostgresSchema {
             statement.execute(CREATE_TURNS.formatted(schema));
             statement.execute(CREATE_QUEUE_CONTROLS.formatted(schema));
             statement.execute(CREATE_QUEUE_CLAIMS.formatted(schema));
+            statement.execute(CREATE_RECURRING_JOBS.formatted(schema));
+            statement.execute(CREATE_RECURRING_TICKS.formatted(schema));
             for (String busTable : BUS_TABLES) {
                 statement.execute(busTable.formatted(schema));
             }

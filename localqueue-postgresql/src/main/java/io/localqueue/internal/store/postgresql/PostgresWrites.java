@@ -11,6 +11,7 @@ import io.localqueue.internal.store.ExpiredLease;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueWrites;
+import io.localqueue.internal.store.RecurringWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.RowStatus;
 import io.localqueue.internal.store.Settlement;
@@ -29,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 final class PostgresWrites implements QueueWrites {
 
     private @Nullable BusWrites busWrites;
+    private @Nullable RecurringWrites recurringWrites;
 
     /** One statement class's work on the transaction's connection. */
     @FunctionalInterface
@@ -199,6 +201,16 @@ final class PostgresWrites implements QueueWrites {
             }
             return deleted;
         });
+    }
+
+    @Override
+    public RecurringWrites recurring() {
+        RecurringWrites recurring = recurringWrites;
+        if (recurring == null) {
+            recurring = new PostgresRecurringWrites(this);
+            recurringWrites = recurring;
+        }
+        return recurring;
     }
 
     /** The layout holds the bus's tables from its creation. */

@@ -1,6 +1,7 @@
 package io.localqueue.internal.store.postgresql;
 
 import io.localqueue.QueueStats;
+import io.localqueue.internal.store.Columns;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.Turns;
 import java.sql.Connection;
@@ -71,7 +72,7 @@ final class SnapshotStatements {
             try (PreparedStatement due = connection.prepareStatement(OLDEST_DUE.formatted(schema))) {
                 due.setLong(ClaimStatements.bindEarliestDue(due, queue), now);
                 try (ResultSet rows = due.executeQuery()) {
-                    oldestDue = rows.next() ? Rows.nullableLong(rows, 1) : null;
+                    oldestDue = rows.next() ? Columns.nullableLong(rows, 1) : null;
                 }
             }
             long delayed;
@@ -86,7 +87,7 @@ final class SnapshotStatements {
                 try (ResultSet rows = later.executeQuery()) {
                     rows.next();
                     delayed = rows.getLong(1);
-                    nextDue = Rows.nullableLong(rows, 2);
+                    nextDue = Columns.nullableLong(rows, 2);
                 }
             }
             long[] retention = RetentionStatements.lastTurn(connection, schema, Turns.retention(queue));
@@ -105,9 +106,9 @@ final class SnapshotStatements {
                             retention == null ? null : retention[0], retention == null ? 0 : retention[1],
                             PauseStatements.pauseOf(connection, schema, queue),
                             LimitStatements.limits(connection, schema, queue),
-                            LimitStatements.heldCount(connection, schema, queue), Rows.nullableLong(lease, 1),
+                            LimitStatements.heldCount(connection, schema, queue), Columns.nullableLong(lease, 1),
                             lease.getLong(2),
-                            lease.getLong(3), Rows.nullableLong(lease, 4), facts.getString(1), JOURNAL_MODE,
+                            lease.getLong(3), Columns.nullableLong(lease, 4), facts.getString(1), JOURNAL_MODE,
                             milliseconds(facts.getString(5)), facts.getLong(2), null, null, facts.getLong(3),
                             facts.getLong(4), 0);
                 }

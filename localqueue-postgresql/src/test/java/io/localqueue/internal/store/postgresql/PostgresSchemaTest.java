@@ -32,7 +32,7 @@ class PostgresSchemaTest {
                     + schema + "' ORDER BY 1")).containsExactly("event_bus_delivery_edges",
                     "event_bus_execution_deliveries", "event_bus_execution_runtime", "event_bus_executions",
                     "ingestion_checkpoints", "localqueue_schema", "localqueue_turns", "message_headers", "messages",
-                    "queue_claims", "queue_controls");
+                    "queue_claims", "queue_controls", "recurring_jobs", "recurring_ticks");
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
                     + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_claim_order",
                     "messages_dedup_key", "messages_finished", "messages_held", "messages_job_id", "messages_leased",

@@ -79,4 +79,11 @@ public final class PostgresServer {
     public static String freshSchema() {
         return "t" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
     }
+
+    /**
+     * Returns a fresh schema on the server as the multi-process tests' children open it: the URL, a bar, the schema.
+     */
+    public static String freshTarget() {
+        return url() + "|" + freshSchema();
+    }
 }
