@@ -29,7 +29,7 @@ public final class ChildMain {
                 case ProducerChild.ROLE -> ProducerChild.run(settings, io);
                 case ConsumerChild.ROLE -> ConsumerChild.run(settings, io);
                 case WakerChild.ROLE -> WakerChild.run(settings, io);
-                case IdleWorkerChild.ROLE -> IdleWorkerChild.run(settings, io);
+                case IdleChild.ROLE -> IdleChild.run(settings, io);
                 case SoakProducerChild.ROLE -> SoakProducerChild.run(settings, io);
                 case SoakConsumerChild.ROLE -> SoakConsumerChild.run(settings, io);
                 default -> throw new IllegalArgumentException("unknown role " + args[0]);

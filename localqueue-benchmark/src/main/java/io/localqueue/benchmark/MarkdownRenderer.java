@@ -25,7 +25,7 @@ public final class MarkdownRenderer {
             BacklogScenario.GROUP, "Backlog",
             ObservationScenario.GROUP, "Observation costs",
             WakeupScenario.GROUP, "Wake-up latency",
-            IdleWorkerCpuScenario.GROUP, "Idle worker CPU",
+            IdleCpuScenario.GROUP, "Idle CPU",
             MultiprocessScenario.GROUP, "Multiple processes",
             BenchmarkRun.FAILED_GROUP, "Failures");
 
@@ -53,7 +53,7 @@ public final class MarkdownRenderer {
                 throughputTable(group.getValue(), out);
             } else if (group.getKey().equals(WakeupScenario.GROUP)) {
                 wakeupTable(group.getValue(), out);
-            } else if (group.getKey().equals(IdleWorkerCpuScenario.GROUP)) {
+            } else if (group.getKey().equals(IdleCpuScenario.GROUP)) {
                 idleTable(group.getValue(), out);
             } else if (group.getKey().equals(ObservationScenario.GROUP)) {
                 observationTable(group.getValue(), out);
@@ -156,16 +156,15 @@ public final class MarkdownRenderer {
     }
 
     private static void idleTable(List<ScenarioResult> results, StringBuilder out) {
-        out.append("| Scenario | Idle time | Process CPU with an idle worker | Without a worker | Worker's share | "
-                + "Valid |\n");
+        out.append("| Scenario | Idle time | Process CPU with it idle | Without it | Its share | Valid |\n");
         out.append("|---|---:|---:|---:|---:|---|\n");
         for (ScenarioResult result : results) {
             Map<String, Object> details = result.details();
             out.append("| ").append(result.scenario())
                     .append(" | ").append(details.getOrDefault("idleSeconds", "—")).append(" s")
-                    .append(" | ").append(percentOf(details.get("cpuShareWithWorker")))
-                    .append(" | ").append(percentOf(details.get("cpuShareWithoutWorker")))
-                    .append(" | ").append(percentOf(details.get("cpuShareOfWorker")))
+                    .append(" | ").append(percentOf(details.get("cpuShareWith")))
+                    .append(" | ").append(percentOf(details.get("cpuShareWithout")))
+                    .append(" | ").append(percentOf(details.get("cpuShareOf")))
                     .append(" | ").append(valid(result)).append(" |\n");
         }
         out.append("\nCPU shares are process CPU time over wall time; 100 % is one core busy.\n");

@@ -86,7 +86,7 @@ final class Scenarios {
             all.add(new CrossProcessWakeupScenario(false));
             all.add(new InProcessWakeupScenario(true));
             all.add(new CrossProcessWakeupScenario(true));
-            all.add(new IdleWorkerCpuScenario());
+            all.add(new IdleCpuScenario());
         }
         if (profile.busRows() > 0) {
             for (int batch : List.of(100, 1_000, 10_000)) {

@@ -44,7 +44,7 @@ class SmokeProfileTest {
         String markdown = Files.readString(output.resolve(ReportWriter.MARKDOWN));
         assertThat(markdown).contains("# localqueue benchmark: smoke profile", "| Validation | all passed |",
                 "## Raw JDBC baseline", "## Single operations", "## Pipelines", "## Backlog", "## Observation costs",
-                "## Wake-up latency", "## Idle worker CPU", "## Multiple processes", "| Rounds | 2 per scenario",
+                "## Wake-up latency", "## Idle CPU", "## Multiple processes", "| Rounds | 2 per scenario",
                 "ratio by round ");
         assertThat(markdown).doesNotContain("FAILED");
 
@@ -115,6 +115,7 @@ class SmokeProfileTest {
             }
         }
         expected.add("idle-worker-cpu/-");
+        expected.add("idle-recurring-100-cpu/-");
         for (String read : List.of("stats", "diagnostics", "stats-cached", "diagnostics-cached", "health", "gauge",
                 "endpoint")) {
             expected.add("observe-1k-" + read + "/-");
