@@ -237,6 +237,7 @@ public final class RecurringJob {
         return StoredText.requireWellFormed(id, "id");
     }
 
+    /** Reads the cron once, here: its fields do not depend on the zone it is later read in. */
     private static String requireCron(@Nullable String cron) {
         if (cron == null) {
             throw new InvalidArgumentException("cron", "a recurring job needs a cron, got null");
@@ -340,12 +341,6 @@ public final class RecurringJob {
             if (bytes == null || target == null) {
                 throw new IllegalStateException("recurring job " + id + " has nothing to enqueue: call enqueue(queue, "
                         + "payload)");
-            }
-            try {
-                CronSchedule.parse(cron, zone);
-            } catch (IllegalArgumentException malformed) {
-                throw new InvalidArgumentException("cron", "cron '" + cron + "' cannot be read in zone " + zone + ": "
-                        + malformed.getMessage(), malformed);
             }
             return new RecurringJob(new RecurringDefinition(id, target, cron, zone.getId(), bytes, maxAttempts,
                     missedTicks == MissedTicks.SKIP, allowOverlap), true, null, null, null, null);
