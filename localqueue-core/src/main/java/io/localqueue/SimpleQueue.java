@@ -1099,7 +1099,8 @@ public final class SimpleQueue<T> implements AutoCloseable {
          * the claims the log still holds.
          *
          * @param permits how many claims a period holds, positive, or 0 to lift the stored limit
-         * @param period the window, from 1 ms to {@link SimpleQueue#LONGEST_DURATION}; ignored when lifting
+         * @param period the window, whole milliseconds from 1 ms to {@link SimpleQueue#LONGEST_DURATION}; ignored when
+         *               lifting
          * @return this builder
          * @throws InvalidArgumentException naming {@code permits} or {@code period} when out of range
          * @since 0.1.0
@@ -1111,6 +1112,10 @@ public final class SimpleQueue<T> implements AutoCloseable {
                 millis = Durations.requireNonNegativeMillis(period, "period");
                 if (millis == 0) {
                     throw new InvalidArgumentException("period", "period must be at least 1 ms, got " + period);
+                }
+                if (period.getNano() % 1_000_000 != 0) {
+                    throw new InvalidArgumentException("period", "period must be a whole number of milliseconds (the"
+                            + " log counts in them), got " + period);
                 }
             }
             this.ratePermits = checked;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.localqueue.internal.store.HeldPriority;
+import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.storage.RawSqlite;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -190,7 +191,8 @@ class QueueLimitsTest extends QueueTestBase {
 
     @Test
     void theRateLimitHoldsAtMostItsPermitsInAnyWindowOfThePeriodRedeliveriesIncluded() {
-        SimpleQueue<Object> queue = queue(SimpleQueue.builder(database()).rateLimit(3, Duration.ofSeconds(10)));
+        // A period of 6.4 s is logged in parts of 100 ms; the test clock starts on a part's first millisecond.
+        SimpleQueue<Object> queue = queue(SimpleQueue.builder(database()).rateLimit(3, Duration.ofMillis(6_400)));
         for (int i = 0; i < 10; i++) {
             queue.put(i);
         }
@@ -202,13 +204,35 @@ class QueueLimitsTest extends QueueTestBase {
         assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class)
                 .hasMessageContaining("rate limit");
 
-        clock.advance(Duration.ofMillis(5_999));
-        assertThatThrownBy(queue::getNowait).as("the first claim is 9.999 s old").isInstanceOf(
-                QueueEmptyException.class);
+        clock.advance(Duration.ofMillis(2_498));
+        assertThatThrownBy(queue::getNowait).as("a period has not passed since the end of the first claim's part")
+                .isInstanceOf(QueueEmptyException.class);
         clock.advance(Duration.ofMillis(1));
-        assertThat(DueJobs.claimAll(queue)).as("the first claim left the window; the other two are 6 s old").hasSize(1);
-        clock.advance(Duration.ofSeconds(4));
+        assertThat(DueJobs.claimAll(queue)).as("the first claim left the window; the other two are 2.5 s old")
+                .hasSize(1);
+        clock.advance(Duration.ofMillis(3_999));
+        assertThat(DueJobs.claimAll(queue)).isEmpty();
+        clock.advance(Duration.ofMillis(1));
         assertThat(DueJobs.claimAll(queue)).hasSize(2);
+    }
+
+    @Test
+    void aClaimCountsUntilAPeriodHasPassedSinceTheEndOfItsPartAndNoLonger() {
+        SimpleQueue<Object> queue = queue(SimpleQueue.builder(database()).rateLimit(1, Duration.ofMillis(6_400)));
+        for (int i = 0; i < 3; i++) {
+            queue.put(i);
+        }
+        clock.advance(Duration.ofMillis(99));
+        queue.getNowait(); // the last millisecond of its part: it counts for exactly a period
+
+        clock.advance(Duration.ofMillis(6_399));
+        assertThatThrownBy(queue::getNowait).isInstanceOf(QueueEmptyException.class);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(queue.getNowait().data()).isEqualTo(1);
+        assertThat(QueueLimits.NONE.rateLogTime(7)).as("a period too short for parts logs each millisecond")
+                .isEqualTo(7);
+        assertThat(new QueueLimits(0, 0, 1, 6_400).rateLogTime(-1)).as("parts count from the epoch")
+                .isEqualTo(-1);
     }
 
     @Test
@@ -223,10 +247,11 @@ class QueueLimitsTest extends QueueTestBase {
             List<Job<Object>> jobs = DueJobs.claimAll(queue);
             jobs.forEach(queue::ack);
             claimed += jobs.size();
-            clock.advance(Duration.ofMillis(250));
+            clock.advance(Duration.ofMillis(265));
         }
 
-        assertThat(claimed).as("5 claims in each of 7.5 seconds' 8 periods").isEqualTo(40);
+        assertThat(claimed).as("5 claims in each period of 1 s and 15 ms, the part of the period a claim is logged in")
+                .isEqualTo(40);
         assertThat(RawSqlite.query(dir.resolve(LocalQueueDatabase.FILE_NAME), "SELECT COUNT(*) AS n FROM queue_claims"))
                 .singleElement().satisfies(row -> assertThat((Long) row.get("n")).isBetween(1L, 4L));
     }
@@ -267,6 +292,9 @@ class QueueLimitsTest extends QueueTestBase {
                 .hasMessageContaining("period");
         assertThatThrownBy(() -> builder.rateLimit(5, null)).isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("period");
+        assertThatThrownBy(() -> builder.rateLimit(5, Duration.ofNanos(1_500_000)))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("whole number of milliseconds")
+                .hasMessageContaining("PT0.0015S");
     }
 
     /**

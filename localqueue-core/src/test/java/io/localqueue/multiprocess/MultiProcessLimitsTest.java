@@ -72,7 +72,8 @@ class MultiProcessLimitsTest extends MultiProcessTestBase {
             }
             busiestWindow = Math.max(busiestWindow, last - first + 1);
         }
-        assertThat(busiestWindow).as("claims in the busiest window of 400 ms").isEqualTo(40);
+        assertThat(busiestWindow).as("claims in the busiest window of 400 ms: at most the permits, and near them, since a"
+                + " claim counts at most 6 ms (its part of the period) longer than its window").isBetween(35, 40);
         assertThat(claims.get(claims.size() - 1) - claims.get(0)).as("240 claims at 40 per 400 ms")
                 .isGreaterThanOrEqualTo(2_000);
     }

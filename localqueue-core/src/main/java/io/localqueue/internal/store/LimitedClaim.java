@@ -153,7 +153,7 @@ public final class LimitedClaim {
         }
         int taken = rows.size() - before;
         if (limits.ratePermits() > 0 && taken > 0) {
-            steps.logClaims(now, taken);
+            steps.logClaims(limits.rateLogTime(now), taken);
         }
         if (limits.ratePermits() > 0 && steps.firstLoggedClaim() < cut - limits.ratePeriodMillis()) {
             steps.trimClaims(cut); // a period's entries at a time, once they are a period older than any count needs

@@ -15,6 +15,26 @@ public record QueueLimits(int maxConcurrent, int maxConcurrentPerKey, int ratePe
     public static final QueueLimits NONE = new QueueLimits(0, 0, 0, 0);
 
     /**
+     * How many parts of its period the rate limit logs claims in: a claim is logged at the end of its part, so it
+     * counts until a whole period has passed since the last moment its part holds, and the log keeps at most this many
+     * entries a period.
+     */
+    public static final int RATE_LOG_PARTS = 64;
+
+    /**
+     * The time the rate log records a claim made at {@code now} under: the last millisecond of the part of the period
+     * (a {@value #RATE_LOG_PARTS}th, at least 1 ms, counted from the epoch) that holds it, so that no claim leaves a
+     * count before its own time is a period old.
+     *
+     * @param now the claim's time
+     * @return the time to log it at, at or after {@code now}
+     */
+    public long rateLogTime(long now) {
+        long part = Math.max(1, ratePeriodMillis / RATE_LOG_PARTS);
+        return now - Math.floorMod(now, part) + part - 1;
+    }
+
+    /**
      * Tells whether any limit is in force.
      *
      * @return true when a claim must count

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A queue's limits, stored in its row of {@code queue_controls} so that every process on the file obeys the same,
  * and what a claim under them reads and writes: leased rows counted through indexes (the slot is the lease), the jobs
- * a full key holds back ({@link HeldPriority}) and the rate limit's log of claims per millisecond, with the count its
+ * a full key holds back ({@link HeldPriority}) and the rate limit's log of claims per part of its period, with the count its
  * period holds kept beside the limit so that a claim reads one number.
  */
 final class LimitStatements {

@@ -109,9 +109,10 @@ final class SqliteSchema {
             )""";
 
     /**
-     * The rate limit's log: the claims of a queue per millisecond, each entry with the running total of the queue's
-     * claims up to it, so that the claims of any period are counted exactly by two seeks (the last entry's total less
-     * that of the last entry before the period) and a claim writes one entry.
+     * The rate limit's log: the claims of a queue per 64th of its period (at the part's end, see
+     * {@code QueueLimits.rateLogTime}), each entry with the running total of the queue's claims up to it, so that the
+     * claims of any period are counted by two seeks (the last entry's total less that of the last entry before the
+     * period) and a claim writes one entry.
      */
     private static final String CREATE_QUEUE_CLAIMS = """
             CREATE TABLE IF NOT EXISTS queue_claims (

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * claims of one limited queue run one at a time across hosts and each counts the leases the previous one committed:
  * counting and then claiming with {@code SKIP LOCKED} alone lets two claimers each see a free slot. Leased rows are
  * counted through partial indexes (the slot is the lease), a full key's jobs are held ({@link HeldPriority}), and the
- * rate limit keeps a log of claims per millisecond with the count its period holds beside the limit.
+ * rate limit keeps a log of claims per part of its period with the count its period holds beside the limit.
  */
 final class LimitStatements {
 
