@@ -1,6 +1,7 @@
 package io.localqueue.spring;
 
 import io.localqueue.EnqueueItem;
+import io.localqueue.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,9 +76,20 @@ final class ConcurrencyKeys {
         for (EnqueueItem<Object> item : items) {
             String key = item == null || item.options().concurrencyKey() != null ? null
                     : keyOf(queue, expression, item.data());
-            keyed.add(key == null ? item : item.withOptions(item.options().concurrencyKey(key)));
+            keyed.add(key == null ? item : withKey(queue, expression, item, key));
         }
         return keyed;
+    }
+
+    private static EnqueueItem<Object> withKey(String queue, Expression expression, EnqueueItem<Object> item,
+                                               String key) {
+        try {
+            return item.withOptions(item.options().concurrencyKey(key));
+        } catch (InvalidArgumentException refused) {
+            throw new IllegalArgumentException(described(queue, expression) + " read from a "
+                    + item.data().getClass().getName() + " is not a key: " + refused.getMessage()
+                    + "; have the expression give null for a job without one", refused);
+        }
     }
 
     private static @Nullable String keyOf(String queue, Expression expression, Object payload) {
@@ -88,9 +100,14 @@ final class ConcurrencyKeys {
             Object key = expression.getValue(context);
             return key == null ? null : key.toString();
         } catch (EvaluationException unreadable) {
-            throw new IllegalArgumentException("the concurrency key of queue '" + queue + "' ("
-                    + expression.getExpressionString() + ") cannot be read from a " + payload.getClass().getName()
-                    + ": " + unreadable.getMessage(), unreadable);
+            throw new IllegalArgumentException(described(queue, expression) + " cannot be read from a "
+                    + payload.getClass().getName() + ": " + unreadable.getMessage(), unreadable);
         }
+    }
+
+    /** Names the expression and the property that set it, for a failed write. */
+    private static String described(String queue, Expression expression) {
+        return "the concurrency key of queue '" + queue + "' (" + expression.getExpressionString()
+                + ", localqueue.queues." + queue + ".concurrency-key)";
     }
 }

@@ -16,15 +16,26 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The application's queues on the shared database: opens each queue once per payload type (generic type arguments
  * included), with its configured delivery policy and pending-job limit and the serializer {@link PayloadSerializers}
- * chooses, and closes them all when the context closes.
+ * chooses, and closes them all when the context closes. The configured limits of the queues are stored as theirs, for
+ * every process, when the registry starts ({@link #PHASE}), and a queue first configured later stores them as it
+ * opens: a start that fails before then leaves the limits the running instances obey as they are.
  *
  * @since 0.1.0
  */
-public class LocalQueueRegistry implements DisposableBean {
+public class LocalQueueRegistry implements SmartLifecycle, DisposableBean {
+
+    /**
+     * The lifecycle phase the configured limits are stored in: after web servers and ordinary lifecycle beans start,
+     * just before the queue listeners ({@code QueueListenerEndpointRegistry.PHASE}) claim.
+     *
+     * @since 0.1.0
+     */
+    public static final int PHASE = Integer.MAX_VALUE - 1001;
 
     private final LocalQueueDatabase database;
     private final QueueSettings settings;
@@ -36,6 +47,8 @@ public class LocalQueueRegistry implements DisposableBean {
 
     private final Map<Key, SimpleQueue<?>> queues = new ConcurrentHashMap<>();
     private final Set<String> used = ConcurrentHashMap.newKeySet();
+    /** Whether the configured limits were stored; queues opened since store theirs as they open. */
+    private volatile boolean started;
     private volatile boolean closed;
 
     /**
@@ -223,6 +236,10 @@ public class LocalQueueRegistry implements DisposableBean {
     }
 
     private <T> SimpleQueue<T> open(String name, Serializer<T> serializer) {
+        return builder(name, serializer, started).build();
+    }
+
+    private <T> SimpleQueue.Builder<T> builder(String name, Serializer<T> serializer, boolean withLimits) {
         SimpleQueue.Builder<T> builder = SimpleQueue.builder(database, serializer)
                 .name(name)
                 .delivery(settings.deliveryFor(name))
@@ -235,6 +252,9 @@ public class LocalQueueRegistry implements DisposableBean {
             builder.maxPendingJobs(limit.getAsLong());
         }
         QueueSettings.Limits limits = settings.limitsFor(name);
+        if (!withLimits) {
+            return builder;
+        }
         if (limits.maxConcurrent() != null) {
             builder.maxConcurrent(limits.maxConcurrent());
         }
@@ -244,7 +264,40 @@ public class LocalQueueRegistry implements DisposableBean {
         if (limits.ratePermits() != null) {
             builder.rateLimit(limits.ratePermits(), limits.ratePermits() > 0 ? limits.ratePeriod() : Duration.ZERO);
         }
-        return builder.build();
+        return builder;
+    }
+
+    /**
+     * Stores the configured limits of every configured queue as the queue's (building a queue object with them stores
+     * them), and from then on those of each queue as it opens; once. A queue opened before has claimed under the limits
+     * stored before.
+     */
+    @Override
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        for (String name : settings.configuredQueues()) {
+            if (!settings.limitsFor(name).equals(QueueSettings.Limits.NONE)) {
+                builder(name, Serializer.bytes(), true).build().close();
+            }
+        }
+        started = true;
+    }
+
+    /** Nothing to stop: the queues close with the context ({@link #destroy()}). */
+    @Override
+    public void stop() {
+    }
+
+    @Override
+    public boolean isRunning() {
+        return started && !closed;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
     }
 
     /**

@@ -347,7 +347,8 @@ public final class QueueSettings {
      *
      * @param name the queue name
      * @param permits how many claims any window of {@code period} holds, or 0 to lift the stored limit
-     * @param period the window, positive and at most {@link SimpleQueue#LONGEST_DURATION}; ignored when lifting
+     * @param period the window, whole milliseconds from 1 ms to {@link SimpleQueue#LONGEST_DURATION}; ignored when
+     *               lifting
      * @return the new settings
      * @throws IllegalArgumentException when {@code permits} is negative or {@code period} is missing or out of range
      * @since 0.1.0
@@ -363,6 +364,10 @@ public final class QueueSettings {
                 || period.compareTo(SimpleQueue.LONGEST_DURATION) > 0)) {
             throw new IllegalArgumentException("rate limit period of queue '" + name + "' must be from 1 ms to "
                     + SimpleQueue.LONGEST_DURATION.toDays() + " days, got " + period);
+        }
+        if (permits > 0 && period.getNano() % 1_000_000 != 0) {
+            throw new IllegalArgumentException("rate limit period of queue '" + name + "' must be a whole number of"
+                    + " milliseconds, got " + period);
         }
         Queue queue = queues.getOrDefault(name, UNSET);
         Limits limits = new Limits(queue.limits.maxConcurrent(), queue.limits.maxConcurrentPerKey(), permits,

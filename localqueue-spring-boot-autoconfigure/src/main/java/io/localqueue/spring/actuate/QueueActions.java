@@ -15,13 +15,15 @@ import java.util.function.Consumer;
 import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * What an operator may do to a whole queue through the endpoint: replay every dead letter, purge old finished jobs
  * and dead letters, pause or resume it for every process, or only this instance's listeners of it; and to an
  * event-bus subscription: the same, its handlers in this instance taking the listeners' place. Each action reports
- * how many things it changed.
+ * how many things it changed, and each one that ran is logged at INFO, since it may stop or change every process.
  *
  * @since 0.1.0
  */
@@ -42,6 +44,8 @@ public final class QueueActions {
 
     private static final int PAGE = 500;
 
+    private static final Logger log = LoggerFactory.getLogger(QueueActions.class);
+
     private QueueActions() {
     }
 
@@ -57,7 +61,7 @@ public final class QueueActions {
      */
     static @Nullable ActionDescriptor run(SimpleQueue<Object> queue, String action, @Nullable String olderThan,
                                           @Nullable QueueListenerEndpointRegistry listeners) {
-        return switch (action) {
+        return logged("queue", switch (action) {
             case RETRY_DEAD_LETTERS -> retryDeadLetters(queue.name(), "queue", (limit, offset) -> queue
                     .listFailed(limit, offset).stream().map(FailedMessage::id).toList(), queue::retryFailed);
             case PURGE -> purge(queue.name(), olderThan, queue::purge, "acknowledged job(s) and dead letter(s)");
@@ -66,7 +70,7 @@ public final class QueueActions {
             case PAUSE_HERE -> containers(queue, action, listeners, QueueListenerContainer::pause, "paused");
             case RESUME_HERE -> containers(queue, action, listeners, QueueListenerContainer::resume, "resumed");
             default -> null;
-        };
+        });
     }
 
     /**
@@ -81,7 +85,7 @@ public final class QueueActions {
      * @throws IllegalArgumentException when {@code olderThan} is not a duration
      */
     static @Nullable ActionDescriptor run(Subscription subscription, String action, @Nullable String olderThan) {
-        return switch (action) {
+        return logged("subscription", switch (action) {
             case RETRY_DEAD_LETTERS -> retryDeadLetters(subscription.name(), "subscription",
                     (limit, offset) -> subscription.listFailed(limit, offset).stream().map(FailedDelivery::id)
                             .toList(), subscription::retryFailed);
@@ -92,7 +96,14 @@ public final class QueueActions {
             case PAUSE_HERE -> here(subscription, PAUSE_HERE, Subscription::pauseHere, "paused");
             case RESUME_HERE -> here(subscription, RESUME_HERE, Subscription::resumeHere, "resumed");
             default -> null;
-        };
+        });
+    }
+
+    private static @Nullable ActionDescriptor logged(String noun, @Nullable ActionDescriptor done) {
+        if (done != null) {
+            log.info("Actuator action {} on {} '{}': {}", done.action(), noun, done.queue(), done.message());
+        }
+        return done;
     }
 
     /** Deletes the finished rows, dead letters included, unchanged for {@code olderThan} (every one when null). */

@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -19,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.JsonNode;
 
+@ExtendWith(OutputCaptureExtension.class)
 class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
 
 
@@ -187,7 +191,7 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
     }
 
     @Test
-    void queueActionsReplayEveryDeadLetterPurgeAndPauseAndResumeTheListeners() throws Exception {
+    void queueActionsReplayEveryDeadLetterPurgeAndPauseAndResumeTheListeners(CapturedOutput output) throws Exception {
         ConfigurableApplicationContext app = start("management.endpoint.localqueue.access=unrestricted");
         deadLetter(app, "parked");
         deadLetter(app, "parked");
@@ -220,6 +224,8 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(JSON.readTree(paused.body()).path("affected").asInt()).isEqualTo(1);
         assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/mail/pause", "{}").body()).path("message")
                 .asString()).isEqualTo("was paused already");
+        assertThat(output).as("an action that stops every process is logged")
+                .contains("Actuator action pause on queue 'mail': now paused for every process");
         JsonNode report = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body());
         assertThat(report.path("listeners").get(0).path("paused").asBoolean()).as("the local switch").isFalse();
         assertThat(report.path("diagnostics").path("pausedBy").asString()).as("the cached read shows the pause")

@@ -11,6 +11,7 @@ import io.localqueue.spring.ContextRunnerTestBase;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,6 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 
 /**
@@ -76,7 +81,77 @@ class QueueLimitsPropertiesTest extends ContextRunnerTestBase {
         onTempDir().withPropertyValues("localqueue.queues.exports.concurrency-key=tenant").run(context ->
                 assertThatThrownBy(() -> context.getBean(LocalQueueTemplate.class).put("exports",
                         new Export("acme", 1))).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("concurrency key of queue 'exports' (tenant)"));
+                        .hasMessageContaining("concurrency key of queue 'exports' (tenant,"
+                                + " localqueue.queues.exports.concurrency-key) cannot be read"));
+    }
+
+    @Test
+    void anExpressionThatReadsABlankKeyFailsThePutNamingTheQueueAndItsProperty() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.concurrency-key=customerId").run(context ->
+                assertThatThrownBy(() -> context.getBean(LocalQueueTemplate.class).put("exports",
+                        new Export(" ", 1))).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("queue 'exports' (customerId, localqueue.queues.exports.concurrency-key)")
+                        .hasMessageContaining("must not be blank"));
+    }
+
+    @Test
+    void aStartThatFailsBeforeTheListenersStartStoresNoneOfItsLimits() {
+        onTempDir().withPropertyValues("localqueue.queues.exports.max-concurrent=4")
+                .run(context -> assertThat(context).hasNotFailed());
+        onTempDir().withUserConfiguration(FailingServer.class)
+                .withPropertyValues("localqueue.queues.exports.max-concurrent=1",
+                        "localqueue.queues.exports.rate-limit.permits=5",
+                        "localqueue.queues.exports.rate-limit.period=1s")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasRootCauseMessage("port 8080 is in use");
+                });
+        try (SimpleQueue<Object> another = SimpleQueue.builder(dir).name("exports").build()) {
+            assertThat(another.diagnostics().maxConcurrent()).as("the limit of the last start that succeeded")
+                    .isEqualTo(4);
+            assertThat(another.diagnostics().rateLimitPermits()).isNull();
+        }
+    }
+
+    @Test
+    void theRegistryStoresTheLimitsAfterWebServersStartAndBeforeTheListenersClaim() {
+        assertThat(LocalQueueRegistry.PHASE).isLessThan(QueueListenerEndpointRegistry.PHASE)
+                .isGreaterThan(WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE)
+                .isGreaterThan(WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE);
+    }
+
+    /** Opens the queue while the context starts, then fails as a web server whose port is taken does. */
+    @Configuration(proxyBeanMethods = false)
+    static class FailingServer {
+
+        @Bean
+        SimpleQueue<Object> exports(LocalQueueRegistry registry) {
+            return registry.queue("exports");
+        }
+
+        @Bean
+        SmartLifecycle server() {
+            return new SmartLifecycle() {
+                @Override
+                public void start() {
+                    throw new IllegalStateException("port 8080 is in use");
+                }
+
+                @Override
+                public void stop() {
+                }
+
+                @Override
+                public boolean isRunning() {
+                    return false;
+                }
+
+                @Override
+                public int getPhase() {
+                    return SmartLifecycle.DEFAULT_PHASE - 2048;
+                }
+            };
+        }
     }
 
     static Stream<Arguments> refusedValues() {
@@ -85,6 +160,7 @@ class QueueLimitsPropertiesTest extends ContextRunnerTestBase {
                 Arguments.of("localqueue.queues.exports.max-concurrent-per-key", "-2", null),
                 Arguments.of("localqueue.queues.exports.rate-limit.permits", "-1", "1s"),
                 Arguments.of("localqueue.queues.exports.rate-limit.period", "0s", "5"),
+                Arguments.of("localqueue.queues.exports.rate-limit.period", "1500us", "5"),
                 Arguments.of("localqueue.queues.exports.rate-limit.period", "200000000000d", "5"),
                 Arguments.of("localqueue.queues.exports.concurrency-key", "customerId)(", null));
     }
