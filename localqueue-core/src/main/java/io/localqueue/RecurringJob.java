@@ -2,6 +2,7 @@ package io.localqueue;
 
 import io.localqueue.internal.recurring.CronSchedule;
 import io.localqueue.internal.store.RecurringDefinition;
+import io.localqueue.internal.store.RecurringFire;
 import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.StoredText;
 import java.time.Instant;
@@ -35,6 +36,28 @@ public final class RecurringJob {
      * @since 0.1.0
      */
     public static final int MAX_ID_LENGTH = 200;
+
+    /**
+     * The header of a recurring job's enqueued job that holds the recurring job's id.
+     *
+     * @since 0.1.0
+     */
+    public static final String ID_HEADER = RecurringFire.ID_HEADER;
+
+    /**
+     * The header of a recurring job's enqueued job that holds its tick, an ISO-8601 instant; for a run started by hand,
+     * the time it was asked for.
+     *
+     * @since 0.1.0
+     */
+    public static final String TICK_HEADER = RecurringFire.TICK_HEADER;
+
+    /**
+     * The header present, {@code true}, on the job of a run started by hand ({@link RecurringJobs#runNow(String)}).
+     *
+     * @since 0.1.0
+     */
+    public static final String MANUAL_HEADER = RecurringFire.MANUAL_HEADER;
 
     /**
      * What happens to missed ticks: those no process fired within 10 seconds of their time, because none ran the

@@ -63,6 +63,11 @@ public class LocalQueueProperties {
     private final Map<String, Queue> queues = new LinkedHashMap<>();
 
     /**
+     * Overrides of @Recurring methods' schedules, keyed by recurring job id.
+     */
+    private final Map<String, RecurringOverride> recurring = new LinkedHashMap<>();
+
+    /**
      * Defaults for @QueueListener methods.
      */
     private final Listener listener = new Listener();
@@ -145,6 +150,10 @@ public class LocalQueueProperties {
 
     public Map<String, Queue> getQueues() {
         return queues;
+    }
+
+    public Map<String, RecurringOverride> getRecurring() {
+        return recurring;
     }
 
     public Listener getListener() {
@@ -429,6 +438,54 @@ public class LocalQueueProperties {
 
         public void setPeriod(@Nullable Duration period) {
             this.period = period;
+        }
+    }
+
+    /**
+     * What a configuration sets for one @Recurring method's schedule, over its annotation.
+     *
+     * @since 0.1.0
+     */
+    public static class RecurringOverride {
+
+        /**
+         * The cron expression, six fields with seconds or a macro such as @hourly, over the annotation's.
+         */
+        private @Nullable String cron;
+
+        /**
+         * The time zone the cron is read in, such as Europe/Paris, over the annotation's.
+         */
+        private @Nullable String zone;
+
+        /**
+         * Whether the schedule fires: false disables it for every process, true enables it; unset leaves the stored
+         * state (enabled when new), which the Actuator may have changed.
+         */
+        private @Nullable Boolean enabled;
+
+        public @Nullable String getCron() {
+            return cron;
+        }
+
+        public void setCron(@Nullable String cron) {
+            this.cron = cron;
+        }
+
+        public @Nullable String getZone() {
+            return zone;
+        }
+
+        public void setZone(@Nullable String zone) {
+            this.zone = zone;
+        }
+
+        public @Nullable Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(@Nullable Boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

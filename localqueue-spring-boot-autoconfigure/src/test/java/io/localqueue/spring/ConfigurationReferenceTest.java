@@ -52,7 +52,8 @@ class ConfigurationReferenceTest {
                 "localqueue.queues.<name>.retention.failed", "localqueue.queues.<name>.max-concurrent",
                 "localqueue.queues.<name>.max-concurrent-per-key", "localqueue.queues.<name>.rate-limit.permits",
                 "localqueue.queues.<name>.rate-limit.period", "localqueue.queues.<name>.concurrency-key",
-                "localqueue.bus.topology.<subscription>",
+                "localqueue.recurring.<id>.cron", "localqueue.recurring.<id>.zone",
+                "localqueue.recurring.<id>.enabled", "localqueue.bus.topology.<subscription>",
                 "localqueue.bus.subscriptions.<subscription>.concurrency",
                 "localqueue.bus.subscriptions.<subscription>.prefetch",
                 "localqueue.bus.subscriptions.<subscription>.handler-timeout",
@@ -96,7 +97,8 @@ class ConfigurationReferenceTest {
         }
         for (JsonNode property : properties) {
             String name = property.get("name").asString();
-            if ((name.startsWith("localqueue.") && !name.equals("localqueue.queues"))
+            if ((name.startsWith("localqueue.") && !name.equals("localqueue.queues")
+                    && !name.equals("localqueue.recurring"))
                     || name.equals("management.health.localqueue.enabled")) {
                 JsonNode value = property.get("defaultValue");
                 defaults.put(name, value == null || value.isNull() ? "" : value.asString());

@@ -12,6 +12,7 @@ import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.recurring.RecurringMethods;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,10 +59,14 @@ public class LocalQueueEndpoint {
     /** The path segment under which the event bus's executions are deleted. */
     public static final String EXECUTIONS = "executions";
 
+    /** The path segment that names the recurring jobs, unless a queue has that name. */
+    public static final String RECURRING = "recurring";
+
     private final LocalQueueRegistry queues;
     private final ObservedQueues observed;
     private final @Nullable QueueListenerEndpointRegistry listeners;
     private final @Nullable EventBus bus;
+    private final @Nullable RecurringMethods recurring;
 
     /**
      * Creates the endpoint of an application without an event bus.
@@ -83,10 +88,25 @@ public class LocalQueueEndpoint {
      */
     public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners,
                               @Nullable EventBus bus) {
+        this(observed, listeners, bus, null);
+    }
+
+    /**
+     * Creates the endpoint with the application's recurring jobs.
+     *
+     * @param observed the application's queues, as they are reported
+     * @param listeners the listener containers, or null when there are none
+     * @param bus the application's event bus, or null when it has none
+     * @param recurring the application's {@code @Recurring} methods, or null to leave recurring jobs out
+     * @since 0.1.0
+     */
+    public LocalQueueEndpoint(ObservedQueues observed, @Nullable QueueListenerEndpointRegistry listeners,
+                              @Nullable EventBus bus, @Nullable RecurringMethods recurring) {
         this.queues = observed.queues();
         this.observed = observed;
         this.listeners = listeners;
         this.bus = bus;
+        this.recurring = recurring;
     }
 
     /**
@@ -100,16 +120,25 @@ public class LocalQueueEndpoint {
         for (String name : queues.queueNames()) {
             all.put(name, describe(name));
         }
+        return new QueuesDescriptor(all, bus(), recurring());
+    }
+
+    private @Nullable BusDescriptor bus() {
         EventBus events = bus;
         if (events == null) {
-            return new QueuesDescriptor(all, null);
+            return null;
         }
         Map<String, SubscriptionDescriptor> subscriptions = new LinkedHashMap<>();
         for (String name : events.topology().subscriptionNames()) {
             subscriptions.put(name, describe(events, name));
         }
-        return new QueuesDescriptor(all, new BusDescriptor(events.name(), events.isRunning(), subscriptions,
-                events.runningExecutions(), events.executions()));
+        return new BusDescriptor(events.name(), events.isRunning(), subscriptions, events.runningExecutions(),
+                events.executions());
+    }
+
+    private @Nullable List<RecurringActions.RecurringDescriptor> recurring() {
+        RecurringMethods methods = recurring;
+        return methods == null ? null : RecurringActions.list(methods);
     }
 
     /**
@@ -127,7 +156,10 @@ public class LocalQueueEndpoint {
         if (queue != null) {
             return queue;
         }
-        return isSubscriptions(target) ? queues().bus() : null;
+        if (isSubscriptions(target)) {
+            return bus();
+        }
+        return RECURRING.equals(target) ? recurring() : null;
     }
 
     /**
@@ -298,25 +330,30 @@ public class LocalQueueEndpoint {
     }
 
     /**
-     * Runs an action on a whole subscription, at
-     * {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: {@link QueueActions#RETRY_DEAD_LETTERS},
+     * Runs an action on a recurring job, at {@code /actuator/localqueue/recurring/{id}/{action}}
+     * ({@link RecurringActions#ENABLE}, {@link RecurringActions#DISABLE}, {@link RecurringActions#RUN_NOW}), or on a
+     * whole subscription, at {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: {@link QueueActions#RETRY_DEAD_LETTERS},
      * {@link QueueActions#PURGE} with {@code olderThan} such as {@code 7d} (which keeps the deliveries of an
      * execution until the execution is deleted), {@link QueueActions#PAUSE} and {@link QueueActions#RESUME} for every
      * process, {@link QueueActions#PAUSE_HERE} and {@link QueueActions#RESUME_HERE} for this instance's consumer.
      *
-     * @param target {@value #SUBSCRIPTIONS}
-     * @param subscription the subscription's name
+     * @param target {@value #SUBSCRIPTIONS} or {@value #RECURRING}
+     * @param subscription the subscription's name, or the recurring job's id
      * @param action the action
      * @param olderThan for a purge, how long a finished delivery must have been unchanged; null for every one
-     * @return what happened, or null (404) for a subscription the application does not know or no such action
+     * @return what happened, a {@link QueueActions.ActionDescriptor} or a {@link RecurringActions.ActionDescriptor};
+     *         null (404) for a subscription the application does not know, a recurring job not stored, or no such
+     *         action
      * @throws IllegalArgumentException when {@code olderThan} is not a duration
      * @since 0.1.0
      */
     @WriteOperation
-    public QueueActions.@Nullable ActionDescriptor actOnSubscription(@Selector String target,
-                                                                     @Selector String subscription,
-                                                                     @Selector String action,
-                                                                     @Nullable String olderThan) {
+    public @Nullable Object actOnSubscription(@Selector String target, @Selector String subscription,
+                                              @Selector String action, @Nullable String olderThan) {
+        RecurringMethods methods = recurring;
+        if (RECURRING.equals(target) && methods != null) {
+            return RecurringActions.run(methods, subscription, action);
+        }
         Subscription known = known(target, subscription);
         return known == null ? null : QueueActions.run(known, action, olderThan);
     }
@@ -380,10 +417,13 @@ public class LocalQueueEndpoint {
      *
      * @param queues by name
      * @param bus the event bus, or null when the application has none
+     * @param recurring the recurring jobs stored with the queues, each with its last and next tick; null when the
+     *                  application has no listeners to run them
      *
      * @since 0.1.0
      */
-    public record QueuesDescriptor(Map<String, QueueDescriptor> queues, @Nullable BusDescriptor bus) {
+    public record QueuesDescriptor(Map<String, QueueDescriptor> queues, @Nullable BusDescriptor bus,
+                                   @Nullable List<RecurringActions.RecurringDescriptor> recurring) {
     }
 
     /**

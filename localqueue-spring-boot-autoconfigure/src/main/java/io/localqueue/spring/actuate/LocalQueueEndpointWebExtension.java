@@ -138,7 +138,7 @@ public class LocalQueueEndpointWebExtension {
     @WriteOperation
     public WebEndpointResponse<?> actOnSubscription(@Selector String target, @Selector String subscription,
                                                     @Selector String action, @Nullable String olderThan) {
-        QueueActions.ActionDescriptor outcome;
+        Object outcome;
         try {
             outcome = endpoint.actOnSubscription(target, subscription, action, olderThan);
         } catch (IllegalArgumentException invalid) {

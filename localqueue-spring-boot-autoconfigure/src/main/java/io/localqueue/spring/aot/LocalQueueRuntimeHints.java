@@ -10,6 +10,7 @@ import io.localqueue.spring.actuate.LocalQueueEndpoint.QueuesDescriptor;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.RetryDescriptor;
 import io.localqueue.spring.actuate.LocalQueueEndpoint.SubscriptionDescriptor;
 import io.localqueue.spring.actuate.QueueActions.ActionDescriptor;
+import io.localqueue.spring.actuate.RecurringActions;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
@@ -46,7 +47,8 @@ final class LocalQueueRuntimeHints implements RuntimeHintsRegistrar {
             new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), QueuesDescriptor.class,
                     RetryDescriptor.class, ActionDescriptor.class, DeadLetterPage.class, QueueDiagnostics.class,
                     SubscriptionDescriptor.class, ExecutionResult.class, ExecutionSummary.class,
-                    ExecutionActions.DeletionDescriptor.class);
+                    ExecutionActions.DeletionDescriptor.class, RecurringActions.RecurringDescriptor.class,
+                    RecurringActions.ActionDescriptor.class);
         }
     }
 }

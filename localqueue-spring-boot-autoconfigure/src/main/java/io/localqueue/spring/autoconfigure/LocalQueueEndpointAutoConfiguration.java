@@ -6,6 +6,7 @@ import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
 import io.localqueue.spring.actuate.LocalQueueEndpointWebExtension;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.recurring.RecurringMethods;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
@@ -33,8 +34,10 @@ public final class LocalQueueEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     LocalQueueEndpoint localQueueEndpoint(ObservedQueues queues,
                                           ObjectProvider<QueueListenerEndpointRegistry> listeners,
-                                          ObjectProvider<EventBus> bus) {
-        return new LocalQueueEndpoint(queues, listeners.getIfAvailable(), bus.getIfUnique());
+                                          ObjectProvider<EventBus> bus,
+                                          ObjectProvider<RecurringMethods> recurring) {
+        return new LocalQueueEndpoint(queues, listeners.getIfAvailable(), bus.getIfUnique(),
+                recurring.getIfAvailable());
     }
 
     @Bean

@@ -17,6 +17,8 @@ import io.localqueue.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.localqueue.spring.listener.QueueListenerContainerFactory;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import io.localqueue.spring.listener.ShutdownPhase;
+import io.localqueue.spring.recurring.RecurringAnnotationBeanPostProcessor;
+import io.localqueue.spring.recurring.RecurringMethods;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -104,6 +106,21 @@ class QueueListenerConfiguration {
                 defaultFactory);
         registry.setShutdownPhaseTimeout(shutdownPhaseTimeout(environment));
         return registry;
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static RecurringAnnotationBeanPostProcessor recurringAnnotationBeanPostProcessor() {
+        return new RecurringAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RecurringMethods localQueueRecurringMethods(RecurringAnnotationBeanPostProcessor collector,
+                                                LocalQueueRegistry queues, QueueListenerEndpointRegistry listeners,
+                                                LocalQueueProperties properties) {
+        return new RecurringMethods(collector, queues, listeners, id -> properties.getRecurring().get(id));
     }
 
     /**

@@ -2,22 +2,14 @@ package io.localqueue.spring.bus;
 
 import io.localqueue.bus.EventContext;
 import io.localqueue.spring.EventHandler;
+import io.localqueue.spring.listener.AnnotatedMethodCollector;
 import io.localqueue.spring.listener.AnnotationValues;
-import io.localqueue.spring.listener.EndpointCollector;
 import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
-import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
@@ -28,37 +20,17 @@ import org.springframework.util.StringUtils;
  *
  * @since 0.1.0
  */
-public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+public class EventHandlerAnnotationBeanPostProcessor
+        extends AnnotatedMethodCollector<EventHandler, EventHandlerEndpoint> {
 
-    private final EndpointCollector<EventHandlerEndpoint> endpoints = new EndpointCollector<>();
-    private AnnotationValues values = new AnnotationValues("@EventHandler", null);
-
-    @Override
-    public void setBeanFactory(BeanFactory beanFactory) {
-        if (beanFactory instanceof ConfigurableBeanFactory configurable) {
-            values = new AnnotationValues("@EventHandler", configurable);
-        }
+    /** Creates the collector of {@link EventHandler} methods. */
+    public EventHandlerAnnotationBeanPostProcessor() {
+        super(EventHandler.class);
     }
 
     @Override
-    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
-        Map<Method, EventHandler> annotated = EventHandlerMethods.find(targetClass);
-        annotated.forEach((method, annotation) -> register(bean, beanName, method, annotation));
-        return bean;
-    }
-
-    /**
-     * Hands every handler found so far to {@code receiver}, and each one found afterwards as it is found.
-     *
-     * @param receiver takes handlers
-     */
-    void handOver(Consumer<EventHandlerEndpoint> receiver) {
-        endpoints.handOver(receiver);
-    }
-
-    private void register(Object bean, String beanName, Method method, EventHandler annotation) {
-        String where = beanName + "." + method.getName();
+    protected EventHandlerEndpoint endpoint(Object bean, String where, Method method, EventHandler annotation) {
+        AnnotationValues values = values();
         Class<?>[] parameters = method.getParameterTypes();
         int event = EventHandlerMethods.eventParameter(method);
         if (event < 0) {
@@ -80,11 +52,9 @@ public class EventHandlerAnnotationBeanPostProcessor implements BeanPostProcesso
                 ? values.resolve(annotation.subscription()).trim() : null;
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
-        EventHandlerEndpoint endpoint = new EventHandlerEndpoint(where, bean, invocable, eventType, event, context,
-                subscription,
+        return new EventHandlerEndpoint(where, bean, invocable, eventType, event, context, subscription,
                 values.positive("concurrency", annotation.concurrency(), where),
                 values.duration("handlerTimeout", annotation.handlerTimeout(), where),
                 List.of(annotation.permanentErrors()));
-        endpoints.add(endpoint);
     }
 }

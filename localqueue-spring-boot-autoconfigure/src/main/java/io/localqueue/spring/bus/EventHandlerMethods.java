@@ -2,10 +2,9 @@ package io.localqueue.spring.bus;
 
 import io.localqueue.bus.EventContext;
 import io.localqueue.spring.EventHandler;
+import io.localqueue.spring.listener.AnnotatedMethodCollector;
 import java.lang.reflect.Method;
 import java.util.Map;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
  * How a class's {@link EventHandler} methods are found and which parameter is the event: the one lookup, for the
@@ -25,8 +24,7 @@ public final class EventHandlerMethods {
      * @return the methods and their annotations
      */
     public static Map<Method, EventHandler> find(Class<?> type) {
-        return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<EventHandler>) method ->
-                AnnotatedElementUtils.findMergedAnnotation(method, EventHandler.class));
+        return AnnotatedMethodCollector.find(type, EventHandler.class);
     }
 
     /**

@@ -5,17 +5,9 @@ import io.localqueue.spring.QueueListener;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
-import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.util.StringUtils;
 
 /**
@@ -25,46 +17,16 @@ import org.springframework.util.StringUtils;
  *
  * @since 0.1.0
  */
-public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+public class QueueListenerAnnotationBeanPostProcessor
+        extends AnnotatedMethodCollector<QueueListener, QueueListenerEndpoint> {
 
-    private final EndpointCollector<QueueListenerEndpoint> endpoints = new EndpointCollector<>();
-    private @Nullable ConfigurableBeanFactory beanFactory;
-
-    @Override
-    public void setBeanFactory(BeanFactory beanFactory) {
-        if (beanFactory instanceof ConfigurableBeanFactory configurable) {
-            this.beanFactory = configurable;
-        }
+    /** Creates the collector of {@link QueueListener} methods. */
+    public QueueListenerAnnotationBeanPostProcessor() {
+        super(QueueListener.class);
     }
 
     @Override
-    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
-        Map<Method, QueueListener> annotated = QueueListenerMethods.find(targetClass);
-        annotated.forEach((method, annotation) -> register(bean, beanName, method, annotation));
-        return bean;
-    }
-
-    /**
-     * Returns the endpoints collected so far.
-     *
-     * @return a snapshot in discovery order
-     */
-    public List<QueueListenerEndpoint> endpoints() {
-        return endpoints.endpoints();
-    }
-
-    /**
-     * Hands every endpoint found so far to {@code receiver}, and each one found afterwards as it is found.
-     *
-     * @param receiver takes endpoints; called on the thread that found one, outside this collector's lock
-     */
-    public void handOver(Consumer<QueueListenerEndpoint> receiver) {
-        endpoints.handOver(receiver);
-    }
-
-    private void register(Object bean, String beanName, Method method, QueueListener annotation) {
-        String where = beanName + "." + method.getName();
+    protected QueueListenerEndpoint endpoint(Object bean, String where, Method method, QueueListener annotation) {
         String queue = resolve(annotation.queue());
         if (!StringUtils.hasText(queue)) {
             throw new InvalidHandlerMethodException("@QueueListener", where, "names no queue");
@@ -78,13 +40,12 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
                     + "not a batch listener; add batch = true");
         }
         String id = StringUtils.hasText(annotation.id()) ? resolve(annotation.id()) : where;
-        QueueListenerEndpoint endpoint = new QueueListenerEndpoint(id, queue, bean,
+        return new QueueListenerEndpoint(id, queue, bean,
                 AopUtils.selectInvocableMethod(method, bean.getClass()), signature, ackMode,
                 positive("concurrency", annotation.concurrency(), where), Arrays.asList(annotation.permanentErrors()),
                 bool(annotation.autoStartup()), StringUtils.hasText(annotation.containerFactory())
                         ? resolve(annotation.containerFactory()) : null,
                 positive("batchSize", annotation.batchSize(), where), duration(annotation.batchWait(), where));
-        endpoints.add(endpoint);
     }
 
     private @Nullable Integer positive(String attribute, String value, String where) {
@@ -123,7 +84,4 @@ public class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcess
         return values().resolve(value);
     }
 
-    private AnnotationValues values() {
-        return new AnnotationValues("@QueueListener", beanFactory);
-    }
 }

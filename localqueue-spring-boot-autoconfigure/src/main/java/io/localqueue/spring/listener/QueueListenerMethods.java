@@ -3,8 +3,6 @@ package io.localqueue.spring.listener;
 import io.localqueue.spring.QueueListener;
 import java.lang.reflect.Method;
 import java.util.Map;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
  * How a class's {@link QueueListener} methods are found: the one lookup, for the bean post-processor at run time and
@@ -17,7 +15,6 @@ final class QueueListenerMethods {
 
     /** Returns the class's listener methods, inherited and interface ones included, with their merged annotation. */
     static Map<Method, QueueListener> find(Class<?> type) {
-        return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<QueueListener>) method ->
-                AnnotatedElementUtils.findMergedAnnotation(method, QueueListener.class));
+        return AnnotatedMethodCollector.find(type, QueueListener.class);
     }
 }

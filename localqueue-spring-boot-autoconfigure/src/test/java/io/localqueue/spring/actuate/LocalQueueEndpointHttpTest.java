@@ -8,15 +8,18 @@ import io.localqueue.SimpleQueue;
 import io.localqueue.spring.LocalQueueRegistry;
 import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.QueueListener;
+import io.localqueue.spring.Recurring;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -295,6 +298,56 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
     }
 
     // ---------------------------------------------------------------- support
+
+    @Test
+    void recurringJobsAreListedWithTheirTicksAndEnabledDisabledAndRunByHand(CapturedOutput output) throws Exception {
+        DIGESTS.set(0);
+        ConfigurableApplicationContext app = start(RecurringApp.class,
+                "management.endpoint.localqueue.access=unrestricted");
+        JsonNode listed = JSON.readTree(http.get(app, "/actuator/localqueue").body()).path("recurring").get(0);
+        assertThat(listed.path("id").asString()).isEqualTo("digest");
+        assertThat(listed.path("cron").asString()).isEqualTo("0 0 3 * * *");
+        assertThat(listed.path("enabled").asBoolean()).isTrue();
+        assertThat(listed.path("orphaned").asBoolean()).isFalse();
+        assertThat(listed.path("nextTick").asString()).endsWith("T03:00:00Z");
+
+        HttpResponse<String> disabled = http.post(app, "/actuator/localqueue/recurring/digest/disable", "{}");
+        assertThat(JSON.readTree(disabled.body()).path("affected").asInt()).isEqualTo(1);
+        assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/disable", "{}").body())
+                .path("message").asString()).isEqualTo("was disabled already");
+        JsonNode alone = JSON.readTree(http.get(app, "/actuator/localqueue/recurring").body()).get(0);
+        assertThat(alone.path("enabled").asBoolean()).isFalse();
+        assertThat(alone.path("nextTick").isNull()).isTrue();
+        assertThat(output).contains("Actuator action disable on recurring job 'digest': now disabled for every process");
+
+        JsonNode ran = JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/run-now", "{}").body());
+        assertThat(ran.path("jobId").asLong()).isPositive();
+        await().atMost(Duration.ofSeconds(10)).until(() -> DIGESTS.get() == 1);
+        assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/enable", "{}").body())
+                .path("affected").asInt()).isEqualTo(1);
+
+        assertThat(http.post(app, "/actuator/localqueue/recurring/nope/run-now", "{}").statusCode()).isEqualTo(404);
+        assertThat(http.post(app, "/actuator/localqueue/recurring/digest/explode", "{}").statusCode())
+                .isEqualTo(404);
+    }
+
+    static final AtomicInteger DIGESTS = new AtomicInteger();
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration(exclude = DataSourceAutoConfiguration.class)
+    static class RecurringApp {
+        @Bean
+        Digest digest() {
+            return new Digest();
+        }
+    }
+
+    static class Digest {
+        @Recurring(id = "digest", cron = "0 0 3 * * *")
+        void send(Instant tick) {
+            DIGESTS.incrementAndGet();
+        }
+    }
 
     private ConfigurableApplicationContext start(String... extra) {
         return start(App.class, extra);

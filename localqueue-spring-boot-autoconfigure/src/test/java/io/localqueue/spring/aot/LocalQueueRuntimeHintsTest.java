@@ -75,6 +75,10 @@ class LocalQueueRuntimeHintsTest {
                 "completedAt")).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
                 io.localqueue.spring.actuate.ExecutionActions.DeletionDescriptor.class, "outcome")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                io.localqueue.spring.actuate.RecurringActions.RecurringDescriptor.class, "nextTick")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                io.localqueue.spring.actuate.RecurringActions.ActionDescriptor.class, "jobId")).accepts(hints);
     }
 
     @Test
