@@ -195,7 +195,8 @@ public final class RecurringJobs implements AutoCloseable {
 
     /**
      * Starts firing the ticks of every enabled recurring job of the database from this process, on a daemon thread,
-     * until {@link #close()}; calling it again does nothing.
+     * until {@link #close()}; calling it again does nothing. The ticks that fell due before count as missed, however
+     * recent, so a restart never brings a burst.
      *
      * @return this handle
      * @since 0.1.0
@@ -205,6 +206,7 @@ public final class RecurringJobs implements AutoCloseable {
         lock.lock();
         try {
             if (thread == null) {
+                scheduler.beginRunning();
                 Thread started = new Thread(this::run, "localqueue-recurring " + database.store().location());
                 started.setDaemon(true);
                 thread = started;

@@ -114,6 +114,31 @@ class RecurringJobsTest extends QueueTestBase {
     }
 
     @Test
+    void aProcessThatStartsAfterDowntimeCountsTheTicksBeforeItsStartAsMissedHoweverRecent() {
+        SimpleQueue<Object> reports = reports();
+        SimpleQueue<Object> skipped = open(SimpleQueue.builder(database()).name("skipped").clock(clock));
+        RecurringJobs before = recurring();
+        before.schedule(RecurringJob.builder("beat", "* * * * * *").allowOverlap(true).enqueue(reports, "beat")
+                .build());
+        before.schedule(RecurringJob.builder("skipping", "* * * * * *").allowOverlap(true)
+                .missedTicks(RecurringJob.MissedTicks.SKIP).enqueue(skipped, "beat").build());
+        before.close(); // every process stops
+
+        clock.advance(Duration.ofMillis(24_500)); // ticks of 1 to 24 s fall while none runs
+        RecurringJobs restarted = recurring();
+        restarted.runDue();
+
+        assertThat(reports.stats().ready()).as("the last missed tick once, not the ten of the last 10 s")
+                .isEqualTo(1);
+        assertThat(reports.getNowait().headers()).containsEntry("localqueue.recurring.tick",
+                TestClock.START.plusSeconds(24).toString());
+        assertThat(skipped.stats().ready()).as("missed ticks skipped, however recent").isZero();
+        clock.advance(Duration.ofMillis(500));
+        restarted.runDue();
+        assertThat(skipped.stats().ready()).as("the first tick after the start").isEqualTo(1);
+    }
+
+    @Test
     void theSkipPolicyPassesMissedTicksOverButRunsATickThatIsOnlyALittleLate() {
         SimpleQueue<Object> reports = reports();
         RecurringJobs recurring = recurring();

@@ -35,6 +35,8 @@ public final class RecurringScheduler {
     private final Map<String, CronSchedule> schedules = new HashMap<>();
     private final Map<String, String> refused = new HashMap<>();
     private final Map<String, Waiting> waits = new HashMap<>();
+    /** When this process began to run schedules: the ticks due before count as missed. */
+    private long runningSince;
 
     /**
      * Makes a scheduler.
@@ -47,6 +49,12 @@ public final class RecurringScheduler {
         this.store = store;
         this.ensureOpen = ensureOpen;
         this.clock = clock;
+        this.runningSince = clock.millis();
+    }
+
+    /** Counts the ticks due before now as missed, as a process that begins to run schedules now must. */
+    public synchronized void beginRunning() {
+        runningSince = clock.millis();
     }
 
     /**
@@ -71,7 +79,7 @@ public final class RecurringScheduler {
                 next = Math.min(next, waiting.tickAt()); // nothing changed and its tick has not come
                 continue;
             }
-            TickPlan plan = TickPlan.at(row, schedule, now);
+            TickPlan plan = TickPlan.at(row, schedule, now, runningSince);
             while (plan != null && plan.due()) {
                 FiredTick fired = fire(new TickFire(row.definition().id(), plan.tickAt(), plan.kind(), row.version(),
                         now));
@@ -81,7 +89,7 @@ public final class RecurringScheduler {
                     break;
                 }
                 row = moved(row, plan.tickAt());
-                plan = TickPlan.at(row, schedule, now);
+                plan = TickPlan.at(row, schedule, now, runningSince);
             }
             if (plan != null) {
                 next = Math.min(next, plan.tickAt());

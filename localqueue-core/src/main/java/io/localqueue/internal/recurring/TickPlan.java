@@ -6,9 +6,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a recurring job's schedule asks for at a time: a tick to fire now, or the time of its next tick. A tick up to
- * {@link #LATE_MILLIS} late (its process was busy, or just starting) still fires, each in turn; a tick later than that
- * was missed (no process ran the schedule): of the missed ticks, only the last can run, once, and only when no tick
- * after it is due yet and the job does not skip missed ticks, so downtime never brings a burst.
+ * {@link #LATE_MILLIS} late still fires, each in turn, when the process planning it was running the schedule when it
+ * fell due (it was busy, or waited for the file); a tick later than that, or one that fell due before the process
+ * started running schedules, was missed: no process ran the schedule then. Of the missed ticks only the last can run,
+ * once, and only when no tick after it is due yet and the job does not skip missed ticks, so that downtime never
+ * brings a burst, however close to the restart the ticks fell.
  *
  * @param tickAt the tick to fire now, or the next tick to wait for
  * @param kind how to fire it, or null when it is not due yet
@@ -28,9 +30,10 @@ public record TickPlan(long tickAt, TickFire.@Nullable Kind kind) {
      * Plans a recurring job's next step.
      *
      * @param now the time
+     * @param runningSince when the planning process began to run schedules: the ticks before were missed
      * @return the plan, or null when the schedule has no tick left
      */
-    public static @Nullable TickPlan at(RecurringRow row, CronSchedule schedule, long now) {
+    public static @Nullable TickPlan at(RecurringRow row, CronSchedule schedule, long now, long runningSince) {
         Long next = schedule.nextAfter(row.position());
         if (next == null) {
             return null;
@@ -38,7 +41,7 @@ public record TickPlan(long tickAt, TickFire.@Nullable Kind kind) {
         if (next > now) {
             return new TickPlan(next, null);
         }
-        if (now - next <= LATE_MILLIS) {
+        if (!missed(next, now, runningSince)) {
             return new TickPlan(next, TickFire.Kind.SCHEDULED);
         }
         long lastMissed = next;
@@ -47,13 +50,18 @@ public record TickPlan(long tickAt, TickFire.@Nullable Kind kind) {
             if (after == null || after > now) {
                 break;
             }
-            if (now - after <= LATE_MILLIS) {
+            if (!missed(after, now, runningSince)) {
                 return new TickPlan(lastMissed, TickFire.Kind.MISSED); // a tick after it is due: it runs instead
             }
             lastMissed = after;
         }
         return new TickPlan(lastMissed, row.definition().skipMissed() ? TickFire.Kind.MISSED
                 : TickFire.Kind.SCHEDULED);
+    }
+
+    /** Whether a due tick was missed: too late, or due before the process ran schedules. */
+    private static boolean missed(long tick, long now, long runningSince) {
+        return now - tick > LATE_MILLIS || tick < runningSince;
     }
 
     /**
