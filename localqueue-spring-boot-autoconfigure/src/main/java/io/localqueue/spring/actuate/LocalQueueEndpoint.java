@@ -331,7 +331,8 @@ public class LocalQueueEndpoint {
 
     /**
      * Runs an action on a recurring job, at {@code /actuator/localqueue/recurring/{id}/{action}}
-     * ({@link RecurringActions#ENABLE}, {@link RecurringActions#DISABLE}, {@link RecurringActions#RUN_NOW}), or on a
+     * ({@link RecurringActions#ENABLE}, {@link RecurringActions#DISABLE}, {@link RecurringActions#RUN_NOW},
+     * {@link RecurringActions#DELETE}), or on a
      * whole subscription, at {@code /actuator/localqueue/subscriptions/{subscription}/{action}}: {@link QueueActions#RETRY_DEAD_LETTERS},
      * {@link QueueActions#PURGE} with {@code olderThan} such as {@code 7d} (which keeps the deliveries of an
      * execution until the execution is deleted), {@link QueueActions#PAUSE} and {@link QueueActions#RESUME} for every

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the endpoint shows of the recurring jobs stored with the queues and what an operator may do to one: enable it,
- * disable it (for every process), or run it now (a tick by hand that leaves its schedule as it is). Each action that
- * ran is logged at INFO.
+ * disable it or delete it (for every process), or run it now (a tick by hand that leaves its schedule as it is). Each
+ * action that ran is logged at INFO.
  *
  * @since 0.1.0
  */
@@ -24,8 +24,13 @@ public final class RecurringActions {
     public static final String ENABLE = "enable";
     /** Disables a recurring job for every process; jobs already enqueued stay. */
     public static final String DISABLE = "disable";
-    /** Enqueues the recurring job's job now, enabled or not, without moving its schedule. */
+    /** Enqueues the recurring job's job now, enabled or not, without moving its schedule; refused for an orphan. */
     public static final String RUN_NOW = "run-now";
+    /**
+     * Deletes a recurring job and its record of ticks, for every process (an orphan's way out); a method that has its
+     * id stores it again when its application starts.
+     */
+    public static final String DELETE = "delete";
 
     private static final Logger log = LoggerFactory.getLogger(RecurringActions.class);
 
@@ -62,9 +67,16 @@ public final class RecurringActions {
             case ENABLE -> switched(id, action, jobs.enable(id), "enabled");
             case DISABLE -> switched(id, action, jobs.disable(id), "disabled");
             case RUN_NOW -> {
+                if (methods.orphans().contains(id)) {
+                    yield new ActionDescriptor(id, action, 0, "not run: no @Recurring method of this application has"
+                            + " its id, so its job would be a dead letter at once; delete it, or give a method its id",
+                            null);
+                }
                 Long job = jobs.runNow(id);
                 yield job == null ? null : new ActionDescriptor(id, action, 1, "enqueued job " + job, job);
             }
+            case DELETE -> new ActionDescriptor(id, action, jobs.delete(id) ? 1 : 0,
+                    "deleted for every process, with its record of ticks; the jobs it enqueued stay", null);
             default -> null;
         };
         if (done != null) {

@@ -120,7 +120,7 @@ class QueueListenerConfiguration {
     RecurringMethods localQueueRecurringMethods(RecurringAnnotationBeanPostProcessor collector,
                                                 LocalQueueRegistry queues, QueueListenerEndpointRegistry listeners,
                                                 LocalQueueProperties properties) {
-        return new RecurringMethods(collector, queues, listeners, id -> properties.getRecurring().get(id));
+        return new RecurringMethods(collector, queues, listeners, properties.getRecurring());
     }
 
     /**

@@ -4,6 +4,7 @@ import io.localqueue.LocalQueueDatabase;
 import io.localqueue.bus.EventBus;
 import io.localqueue.spring.listener.QueueListenerContainer;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
+import io.localqueue.spring.recurring.RecurringDispatcher;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -69,12 +70,25 @@ final class StartupSummary implements ApplicationListener<ContextRefreshedEvent>
         QueueListenerEndpointRegistry registry = listeners.getIfUnique();
         Collection<QueueListenerContainer> containers = registry == null ? List.of()
                 : registry.getListenerContainers();
-        if (containers.isEmpty()) {
-            return "no @QueueListener methods";
-        }
         Set<String> queues = new TreeSet<>();
-        containers.forEach(container -> queues.add(container.endpoint().queue()));
-        return containers.size() + " @QueueListener method" + (containers.size() == 1 ? "" : "s") + " on queue"
+        Set<String> recurringQueues = new TreeSet<>();
+        int methods = 0;
+        int recurring = 0;
+        for (QueueListenerContainer container : containers) {
+            if (container.endpoint().bean() instanceof RecurringDispatcher dispatcher) {
+                recurring += dispatcher.methods();
+                recurringQueues.add(container.endpoint().queue());
+            } else {
+                methods++;
+                queues.add(container.endpoint().queue());
+            }
+        }
+        String listening = methods == 0 ? "no @QueueListener methods" : counted(methods, "@QueueListener", queues);
+        return recurring == 0 ? listening : listening + "; " + counted(recurring, "@Recurring", recurringQueues);
+    }
+
+    private static String counted(int methods, String annotation, Set<String> queues) {
+        return methods + " " + annotation + " method" + (methods == 1 ? "" : "s") + " on queue"
                 + (queues.size() == 1 ? " " : "s ") + String.join(", ", queues);
     }
 

@@ -6,6 +6,7 @@ import io.localqueue.spring.listener.AnnotationValues;
 import io.localqueue.spring.listener.InvalidHandlerMethodException;
 import java.lang.reflect.Method;
 import java.time.Instant;
+import java.util.Arrays;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.StringUtils;
 
@@ -32,7 +33,7 @@ public class RecurringAnnotationBeanPostProcessor extends AnnotatedMethodCollect
         boolean takesTick = method.getParameterCount() == 1 && method.getParameterTypes()[0] == Instant.class;
         if (method.getParameterCount() > 0 && !takesTick) {
             throw new InvalidHandlerMethodException("@Recurring", where, "must take nothing or the tick's "
-                    + "java.time.Instant; it takes " + method.getParameterCount() + " parameter(s)");
+                    + "java.time.Instant; it takes " + Arrays.toString(method.getParameterTypes()));
         }
         return new RecurringMethod(annotation, id, values.resolve(annotation.cron()).trim(),
                 values.resolve(annotation.zone()).trim(), values.resolve(annotation.queue()).trim(),

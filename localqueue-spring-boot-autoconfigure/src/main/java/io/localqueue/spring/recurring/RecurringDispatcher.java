@@ -30,6 +30,15 @@ public final class RecurringDispatcher {
     }
 
     /**
+     * Tells how many {@code @Recurring} methods this listener runs.
+     *
+     * @return the count
+     */
+    public int methods() {
+        return methods.size();
+    }
+
+    /**
      * Runs the method of the job's recurring job.
      *
      * @param job a job a recurring job enqueued

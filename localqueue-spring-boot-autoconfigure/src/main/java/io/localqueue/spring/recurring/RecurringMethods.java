@@ -14,7 +14,6 @@ import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import java.lang.reflect.Method;
 import java.time.DateTimeException;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +41,13 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
 
     private static final Logger log = LoggerFactory.getLogger(RecurringMethods.class);
 
+    /** The zone of a method that names none, under the name people write. */
+    private static final ZoneId UTC = ZoneId.of("UTC");
+
     private final RecurringAnnotationBeanPostProcessor collector;
     private final LocalQueueRegistry queues;
     private final QueueListenerEndpointRegistry listeners;
-    private final Function<String, @Nullable RecurringOverride> overrides;
+    private final Map<String, RecurringOverride> overrides;
     private final Map<String, Scheduled> scheduled = new LinkedHashMap<>();
     private final Map<String, RecurringDispatcher> dispatchers = new LinkedHashMap<>();
     private @Nullable RecurringJobs jobs;
@@ -62,11 +63,10 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
      * @param collector where the methods are collected
      * @param queues the application's queues
      * @param listeners where each queue's listener is registered
-     * @param overrides the configuration of a recurring job id, or null
+     * @param overrides the configuration of each recurring job id ({@code localqueue.recurring.<id>.*})
      */
     public RecurringMethods(RecurringAnnotationBeanPostProcessor collector, LocalQueueRegistry queues,
-                            QueueListenerEndpointRegistry listeners,
-                            Function<String, @Nullable RecurringOverride> overrides) {
+                            QueueListenerEndpointRegistry listeners, Map<String, RecurringOverride> overrides) {
         this.collector = collector;
         this.queues = queues;
         this.listeners = listeners;
@@ -82,6 +82,22 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
             handedOver = true;
         }
         collector.handOver(this::add);
+        refuseUnknownIds();
+    }
+
+    /** Fails the start for configuration of an id no method has: a typo would otherwise be silently ignored. */
+    private synchronized void refuseUnknownIds() {
+        for (Map.Entry<String, RecurringOverride> configured : overrides.entrySet()) {
+            if (!scheduled.containsKey(configured.getKey())) {
+                RecurringOverride override = configured.getValue();
+                String name = override.getCron() != null ? "cron" : override.getZone() != null ? "zone" : "enabled";
+                Object value = override.getCron() != null ? override.getCron()
+                        : override.getZone() != null ? override.getZone() : override.getEnabled();
+                throw new InvalidConfigurationPropertyValueException(property(configured.getKey(), name), value,
+                        "no @Recurring method of this application has the id '" + configured.getKey()
+                                + "'; the ids are " + scheduled.keySet());
+            }
+        }
     }
 
     private synchronized void add(RecurringMethod method) {
@@ -90,7 +106,7 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
             throw new InvalidHandlerMethodException("@Recurring", method.where(), "has the id '" + method.id()
                     + "' of " + existing.method().where() + " too");
         }
-        RecurringOverride override = overrides.apply(method.id());
+        RecurringOverride override = overrides.get(method.id());
         String queue = method.queue().isEmpty() ? Recurring.DEFAULT_QUEUE : method.queue();
         RecurringJob job = RecurringJob.builder(method.id(), cron(method, override))
                 .zone(zone(method, override))
@@ -139,7 +155,8 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
             if (configured) {
                 throw new InvalidConfigurationPropertyValueException(property, cron, bad.getMessage());
             }
-            throw new InvalidHandlerMethodException("@Recurring", method.where(), "has " + bad.getMessage(), bad);
+            throw new InvalidHandlerMethodException("@Recurring", method.where(), "has an invalid cron: "
+                    + bad.getMessage(), bad);
         }
         return cron;
     }
@@ -148,7 +165,7 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
         boolean configured = override != null && override.getZone() != null;
         String zone = configured ? override.getZone().trim() : method.zone();
         if (zone.isEmpty() && !configured) {
-            return ZoneOffset.UTC;
+            return UTC;
         }
         try {
             return ZoneId.of(zone);
@@ -184,8 +201,11 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
     }
 
     private static String property(RecurringMethod method, String name) {
-        return "localqueue.recurring." + (method.id().contains(".") ? "[" + method.id() + "]" : method.id()) + "."
-                + name;
+        return property(method.id(), name);
+    }
+
+    private static String property(String id, String name) {
+        return "localqueue.recurring." + (id.contains(".") ? "[" + id + "]" : id) + "." + name;
     }
 
     /**
@@ -218,11 +238,19 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
     }
 
     private static void store(RecurringJobs jobs, Scheduled each) {
+        String id = each.method().id();
+        RecurringJob before = jobs.find(id);
         RecurringJob stored = jobs.schedule(each.job());
+        if (before != null && (!before.cron().equals(stored.cron()) || !before.zone().equals(stored.zone()))) {
+            log.info("Recurring job '{}' now fires on '{}' in {} for every instance, as this one is configured (was"
+                    + " '{}' in {})", id, stored.cron(), stored.zone(), before.cron(), before.zone());
+        }
         if (Boolean.TRUE.equals(each.enabled())) {
-            jobs.enable(each.method().id());
+            jobs.enable(id);
         } else if (Boolean.FALSE.equals(each.enabled())) {
-            jobs.disable(each.method().id());
+            jobs.disable(id);
+            log.info("Recurring job '{}' of {} is disabled for every instance by {}=false", id, each.method().where(),
+                    property(each.method(), "enabled"));
         } else if (!stored.isEnabled()) {
             log.info("Recurring job '{}' of {} is disabled: enable it through the Actuator or with {}=true",
                     each.method().id(), each.method().where(), property(each.method(), "enabled"));

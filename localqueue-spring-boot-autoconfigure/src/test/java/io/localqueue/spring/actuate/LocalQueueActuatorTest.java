@@ -2,6 +2,7 @@ package io.localqueue.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.localqueue.DeliveryPolicy;
@@ -19,6 +20,7 @@ import io.localqueue.spring.LocalQueueTemplate;
 import io.localqueue.spring.ObservedQueues;
 import io.localqueue.spring.QueueListener;
 import io.localqueue.spring.QueueSettings;
+import io.localqueue.spring.Recurring;
 import io.localqueue.spring.autoconfigure.LocalQueueAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueEndpointAutoConfiguration;
 import io.localqueue.spring.autoconfigure.LocalQueueHealthAutoConfiguration;
@@ -49,6 +51,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 class LocalQueueActuatorTest extends ContextRunnerTestBase {
 
@@ -502,6 +506,52 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
             if (value.equals("bad")) {
                 throw new IllegalArgumentException("bad value");
             }
+        }
+    }
+
+    @Test
+    void anOrphanedRecurringJobIsListedAsSuchNotRunByHandAndCanBeDeleted() {
+        onTempDir().withPropertyValues(EXPOSE).withUserConfiguration(Daily.class)
+                .run(context -> assertThat(context).hasNotFailed());
+        onTempDir().withPropertyValues(EXPOSE).withUserConfiguration(Hourly.class).run(context -> {
+            LocalQueueEndpoint endpoint = context.getBean(LocalQueueEndpoint.class);
+            assertThat(endpoint.queues().recurring()).extracting(RecurringActions.RecurringDescriptor::id,
+                    RecurringActions.RecurringDescriptor::orphaned).containsExactly(
+                    tuple("daily", true),
+                    tuple("hourly", false));
+            RecurringActions.ActionDescriptor refused = (RecurringActions.ActionDescriptor) endpoint
+                    .actOnSubscription(LocalQueueEndpoint.RECURRING, "daily", RecurringActions.RUN_NOW, null);
+            assertThat(refused.affected()).isZero();
+            assertThat(refused.message()).startsWith("not run: no @Recurring method");
+            RecurringActions.ActionDescriptor deleted = (RecurringActions.ActionDescriptor) endpoint
+                    .actOnSubscription(LocalQueueEndpoint.RECURRING, "daily", RecurringActions.DELETE, null);
+            assertThat(deleted.affected()).isEqualTo(1);
+            assertThat(endpoint.queues().recurring()).extracting(RecurringActions.RecurringDescriptor::id)
+                    .containsExactly("hourly");
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Daily {
+        @Bean
+        Object daily() {
+            return new Object() {
+                @Recurring(id = "daily", cron = "@daily")
+                void run() {
+                }
+            };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Hourly {
+        @Bean
+        Object hourly() {
+            return new Object() {
+                @Recurring(id = "hourly", cron = "@hourly")
+                void run() {
+                }
+            };
         }
     }
 }

@@ -326,6 +326,9 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/enable", "{}").body())
                 .path("affected").asInt()).isEqualTo(1);
 
+        assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/delete", "{}").body())
+                .path("affected").asInt()).isEqualTo(1);
+        assertThat(JSON.readTree(http.get(app, "/actuator/localqueue/recurring").body()).size()).isZero();
         assertThat(http.post(app, "/actuator/localqueue/recurring/nope/run-now", "{}").statusCode()).isEqualTo(404);
         assertThat(http.post(app, "/actuator/localqueue/recurring/digest/explode", "{}").statusCode())
                 .isEqualTo(404);

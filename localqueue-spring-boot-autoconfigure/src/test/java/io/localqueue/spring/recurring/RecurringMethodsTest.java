@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -26,6 +29,7 @@ import org.springframework.core.NestedExceptionUtils;
  * {@code localqueue.recurring.<id>.*}, refused at start when their cron, zone or signature is wrong, and their stored
  * schedules disabled once their method is gone.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RecurringMethodsTest extends ContextRunnerTestBase {
 
     static final List<Instant> TICKS = new CopyOnWriteArrayList<>();
@@ -103,7 +107,7 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
     }
 
     @Test
-    void aMethodRunsOncePerTickWithTheTickAsAJobOfTheLibrarysQueue() {
+    void aMethodRunsOncePerTickWithTheTickAsAJobOfTheLibrarysQueue(CapturedOutput output) {
         TICKS.clear();
         onTempDir().withUserConfiguration(EverySecond.class).withPropertyValues("ticker.id=every-second")
                 .run(context -> {
@@ -113,6 +117,8 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
                     assertThat(stored.queue()).isEqualTo(Recurring.DEFAULT_QUEUE);
                     assertThat(stored.isEnabled()).isTrue();
                     assertThat(stored.nextTick()).isNotNull();
+                    assertThat(output).contains("no @QueueListener methods; 1 @Recurring method on queue "
+                            + Recurring.DEFAULT_QUEUE);
                 });
     }
 
@@ -165,10 +171,20 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
     }
 
     @Test
+    void configurationOfAnIdNoMethodHasFailsTheStartNamingTheProperty() {
+        onTempDir().withUserConfiguration(Yearly.class).withPropertyValues("localqueue.recurring.reprot.cron=@daily")
+                .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, refused -> {
+                            assertThat(refused.getName()).isEqualTo("localqueue.recurring.reprot.cron");
+                            assertThat(refused).hasMessageContaining("the ids are [report]");
+                        }));
+    }
+
+    @Test
     void aBadCronOrZoneFailsTheStartNamingTheMethodOrTheProperty() {
         onTempDir().withUserConfiguration(BadCron.class).run(context ->
                 assertThat(cause(context.getStartupFailure(), InvalidHandlerMethodException.class))
-                        .hasMessageContaining("badCron.bad").hasMessageContaining("every day"));
+                        .hasMessageContaining("badCron.bad has an invalid cron:").hasMessageContaining("every day"));
         onTempDir().withUserConfiguration(Yearly.class)
                 .withPropertyValues("localqueue.recurring.report.cron=61 * * * * *").run(context ->
                         assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
@@ -184,7 +200,8 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
         onTempDir().withUserConfiguration(BadSignature.class).run(context ->
                 assertThat(cause(context.getStartupFailure(), InvalidHandlerMethodException.class))
                         .hasMessageContaining("badSignature.bad")
-                        .hasMessageContaining("must take nothing or the tick's java.time.Instant"));
+                        .hasMessageContaining("must take nothing or the tick's java.time.Instant; it takes "
+                                + "[class java.lang.String]"));
     }
 
     private static Throwable cause(Throwable failure, Class<? extends Throwable> type) {
