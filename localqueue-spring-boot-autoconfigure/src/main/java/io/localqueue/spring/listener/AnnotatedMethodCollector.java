@@ -13,6 +13,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.PlaceholderResolutionException;
 
 /**
  * The shape every annotation post-processor of this library has: it finds the annotated methods of each bean as the
@@ -62,8 +63,15 @@ public abstract class AnnotatedMethodCollector<A extends Annotation, E> implemen
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        find(AopUtils.getTargetClass(bean), annotationType).forEach((method, annotation) ->
-                endpoints.add(endpoint(bean, beanName + "." + method.getName(), method, annotation)));
+        find(AopUtils.getTargetClass(bean), annotationType).forEach((method, annotation) -> {
+            String where = beanName + "." + method.getName();
+            try {
+                endpoints.add(endpoint(bean, where, method, annotation));
+            } catch (PlaceholderResolutionException unresolved) {
+                throw new InvalidHandlerMethodException("@" + annotationType.getSimpleName(), where,
+                        "has a placeholder no property answers: " + unresolved.getMessage(), unresolved);
+            }
+        });
         return bean;
     }
 

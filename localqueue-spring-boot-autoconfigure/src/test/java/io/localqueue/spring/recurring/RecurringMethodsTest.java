@@ -17,6 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -88,6 +90,19 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
             return new Object() {
                 @Recurring(id = "bad", cron = "every day")
                 void bad() {
+                }
+            };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UnsetPlaceholder {
+
+        @Bean
+        Object unset() {
+            return new Object() {
+                @Recurring(id = "${no.such.id}", cron = "@daily")
+                void run() {
                 }
             };
         }
@@ -197,6 +212,10 @@ class RecurringMethodsTest extends ContextRunnerTestBase {
                                 .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class,
                                         refused -> assertThat(refused.getName())
                                                 .isEqualTo("localqueue.recurring.report.zone")));
+        onTempDir().withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class))
+                .withUserConfiguration(UnsetPlaceholder.class).run(context -> assertThat(cause(context.getStartupFailure(), InvalidHandlerMethodException.class))
+                        .hasMessageContaining("@Recurring method unset.run has a placeholder no property answers")
+                        .hasMessageContaining("no.such.id"));
         onTempDir().withUserConfiguration(BadSignature.class).run(context ->
                 assertThat(cause(context.getStartupFailure(), InvalidHandlerMethodException.class))
                         .hasMessageContaining("badSignature.bad")
