@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecurringActions {
 
-    /** Enables a disabled recurring job; its schedule starts again from now. */
+    /** Enables a disabled recurring job; its schedule starts again from now; refused for an orphan. */
     public static final String ENABLE = "enable";
     /** Disables a recurring job for every process; jobs already enqueued stay. */
     public static final String DISABLE = "disable";
@@ -63,14 +63,14 @@ public final class RecurringActions {
         if (jobs == null || jobs.find(id) == null) {
             return null;
         }
+        boolean orphaned = methods.orphans().contains(id);
         ActionDescriptor done = switch (action) {
-            case ENABLE -> switched(id, action, jobs.enable(id), "enabled");
+            case ENABLE -> orphaned ? refusedForOrphan(id, action, "not enabled")
+                    : switched(id, action, jobs.enable(id), "enabled");
             case DISABLE -> switched(id, action, jobs.disable(id), "disabled");
             case RUN_NOW -> {
-                if (methods.orphans().contains(id)) {
-                    yield new ActionDescriptor(id, action, 0, "not run: no @Recurring method of this application has"
-                            + " its id, so its job would be a dead letter at once; delete it, or give a method its id",
-                            null);
+                if (orphaned) {
+                    yield refusedForOrphan(id, action, "not run");
                 }
                 Long job = jobs.runNow(id);
                 yield job == null ? null : new ActionDescriptor(id, action, 1, "enqueued job " + job, job);
@@ -83,6 +83,12 @@ public final class RecurringActions {
             log.info("Actuator action {} on recurring job '{}': {}", action, id, done.message());
         }
         return done;
+    }
+
+    /** The answer to an action that would enqueue jobs no method of this application runs. */
+    private static ActionDescriptor refusedForOrphan(String id, String action, String refusal) {
+        return new ActionDescriptor(id, action, 0, refusal + ": no @Recurring method of this application has its id,"
+                + " so its jobs would be dead letters at once; delete it, or give a method its id", null);
     }
 
     private static ActionDescriptor switched(String id, String action, boolean changed, String state) {

@@ -523,6 +523,10 @@ class LocalQueueActuatorTest extends ContextRunnerTestBase {
                     .actOnSubscription(LocalQueueEndpoint.RECURRING, "daily", RecurringActions.RUN_NOW, null);
             assertThat(refused.affected()).isZero();
             assertThat(refused.message()).startsWith("not run: no @Recurring method");
+            RecurringActions.ActionDescriptor notEnabled = (RecurringActions.ActionDescriptor) endpoint
+                    .actOnSubscription(LocalQueueEndpoint.RECURRING, "daily", RecurringActions.ENABLE, null);
+            assertThat(notEnabled.affected()).isZero();
+            assertThat(notEnabled.message()).startsWith("not enabled: no @Recurring method");
             RecurringActions.ActionDescriptor deleted = (RecurringActions.ActionDescriptor) endpoint
                     .actOnSubscription(LocalQueueEndpoint.RECURRING, "daily", RecurringActions.DELETE, null);
             assertThat(deleted.affected()).isEqualTo(1);
