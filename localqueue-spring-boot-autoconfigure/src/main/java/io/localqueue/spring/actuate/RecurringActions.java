@@ -6,7 +6,6 @@ import io.localqueue.spring.recurring.RecurringMethods;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,11 +42,10 @@ public final class RecurringActions {
         if (jobs == null) {
             return List.of();
         }
-        Set<String> orphans = methods.orphans();
         List<RecurringDescriptor> all = new ArrayList<>();
         for (RecurringJob job : jobs.list()) {
             all.add(new RecurringDescriptor(job.id(), job.cron(), job.zone().getId(), job.queue(), job.isEnabled(),
-                    orphans.contains(job.id()), job.missedTicks().name(), job.allowsOverlap(), job.lastTick(),
+                    methods.isOrphaned(job), job.missedTicks().name(), job.allowsOverlap(), job.lastTick(),
                     job.lastFiredAt(), job.lastJobId(), job.nextTick()));
         }
         return all;
@@ -60,10 +58,11 @@ public final class RecurringActions {
      */
     static @Nullable ActionDescriptor run(RecurringMethods methods, String id, String action) {
         RecurringJobs jobs = methods.jobs();
-        if (jobs == null || jobs.find(id) == null) {
+        RecurringJob stored = jobs == null ? null : jobs.find(id);
+        if (stored == null) {
             return null;
         }
-        boolean orphaned = methods.orphans().contains(id);
+        boolean orphaned = methods.isOrphaned(stored);
         ActionDescriptor done = switch (action) {
             case ENABLE -> orphaned ? refusedForOrphan(id, action, "not enabled")
                     : switched(id, action, jobs.enable(id), "enabled");

@@ -1,6 +1,7 @@
 package io.localqueue.spring.recurring;
 
 import io.localqueue.InvalidArgumentException;
+import io.localqueue.Job;
 import io.localqueue.LocalQueueDatabase;
 import io.localqueue.RecurringJob;
 import io.localqueue.RecurringJobs;
@@ -127,7 +128,7 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
         RecurringDispatcher dispatcher = new RecurringDispatcher(queue);
         Method run;
         try {
-            run = RecurringDispatcher.class.getMethod("run", io.localqueue.Job.class);
+            run = RecurringDispatcher.class.getMethod("run", Job.class);
         } catch (NoSuchMethodException impossible) {
             throw new IllegalStateException(impossible);
         }
@@ -270,11 +271,22 @@ public class RecurringMethods implements SmartInitializingSingleton, SmartLifecy
     private synchronized Set<String> orphans(RecurringJobs stored) {
         Set<String> orphans = new TreeSet<>();
         for (RecurringJob job : stored.list()) {
-            if (dispatchers.containsKey(job.queue()) && !scheduled.containsKey(job.id())) {
+            if (isOrphaned(job)) {
                 orphans.add(job.id());
             }
         }
         return orphans;
+    }
+
+    /**
+     * Tells whether a stored recurring job enqueues into a queue this application's methods run while no method of it
+     * has its id, without reading the database again.
+     *
+     * @param job a stored recurring job
+     * @return true for an orphan
+     */
+    public synchronized boolean isOrphaned(RecurringJob job) {
+        return dispatchers.containsKey(job.queue()) && !scheduled.containsKey(job.id());
     }
 
     /**
