@@ -5,6 +5,7 @@ import io.localqueue.internal.engine.Errors;
 import io.localqueue.internal.engine.QueueEngine;
 import io.localqueue.internal.engine.RetentionPolicy;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.LimitChanges;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.ReadyRow;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -63,6 +65,13 @@ public final class SimpleQueue<T> implements AutoCloseable {
      * @since 0.1.0
      */
     public static final Duration LONGEST_DURATION = Duration.ofMillis(Durations.MAX_MILLIS);
+
+    /**
+     * The most jobs one page of {@link #listJobs(JobState, JobCursor, int)} returns.
+     *
+     * @since 0.1.0
+     */
+    public static final int MAX_PAGE = 1000;
 
     private static final long FOREVER = Durations.FOREVER;
 
@@ -759,6 +768,96 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public boolean cancel(long id) {
         return engine.cancel(id);
+    }
+
+    /**
+     * Deletes one dead letter of this queue with its headers; a job in another state, of another queue or unknown is
+     * left alone, as is an event-bus delivery an execution reports on.
+     *
+     * @param messageId the dead letter's id
+     * @return true when it was a dead letter and is gone; false when nothing was deleted
+     * @since 0.1.0
+     */
+    public boolean deleteFailed(long messageId) {
+        return engine.deleteFailed(messageId);
+    }
+
+    /**
+     * Lists one page of this queue's jobs in one state, reading only: {@link JobState#READY} and
+     * {@link JobState#DELAYED} jobs in claim order (priority, then due time, then id, jobs a full concurrency key holds
+     * back last), the others by due time, then id. A page continues after {@code after} without counting the rows
+     * before it, so a deep page costs what the first one does; a payload that cannot be decoded yields a job with
+     * {@code decodeError} set instead of an exception.
+     *
+     * @param state the state to list
+     * @param after the {@link StoredJob#cursor()} of the previous page's last job, or null for the first page
+     * @param limit how many to return, 1 to {@value #MAX_PAGE}
+     * @return the page, shorter than {@code limit} only at the end
+     * @throws InvalidArgumentException naming {@code state} or {@code limit} when out of range
+     * @since 0.1.0
+     */
+    public List<StoredJob<T>> listJobs(JobState state, @Nullable JobCursor after, int limit) {
+        requireArgument(state, "state");
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidArgumentException("limit", "limit must be between 1 and " + MAX_PAGE + ", got " + limit);
+        }
+        List<JobRow> rows = engine.listJobs(state, after, limit);
+        List<StoredJob<T>> jobs = new ArrayList<>(rows.size());
+        for (JobRow row : rows) {
+            jobs.add(toStoredJob(row, state));
+        }
+        return jobs;
+    }
+
+    /**
+     * Reads one job of this queue by id, in any state, with its headers, reading only.
+     *
+     * @param id the job's id, as {@code put} returned it
+     * @return the job, or empty when this queue holds no job of that id (another queue's, deleted, or never put)
+     * @since 0.1.0
+     */
+    public Optional<StoredJob<T>> findJob(long id) {
+        JobRow row = engine.job(id);
+        return row == null ? Optional.empty() : Optional.of(toStoredJob(row, stateOf(row)));
+    }
+
+    /**
+     * Counts this queue's jobs in one state, stepping through no more than {@code cap} of them, so the count of a huge
+     * backlog costs what the cap does: a result equal to {@code cap} means "at least that many".
+     *
+     * @param state the state to count
+     * @param cap the most to count, 1 or more
+     * @return how many, at most {@code cap}
+     * @throws InvalidArgumentException naming {@code state} or {@code cap} when out of range
+     * @since 0.1.0
+     */
+    public long countJobs(JobState state, long cap) {
+        requireArgument(state, "state");
+        if (cap < 1) {
+            throw new InvalidArgumentException("cap", "cap must be 1 or more, got " + cap);
+        }
+        return engine.countJobs(state, cap);
+    }
+
+    private JobState stateOf(JobRow row) {
+        return switch (row.status()) {
+            case 1 -> JobState.LEASED;
+            case 2 -> JobState.ACKED;
+            case 3 -> JobState.FAILED;
+            default -> row.availableAt() > engine.now() ? JobState.DELAYED : JobState.READY;
+        };
+    }
+
+    private StoredJob<T> toStoredJob(JobRow row, JobState state) {
+        Decoded<T> decoded = decode(row.payload());
+        Instant dueAt = Instant.ofEpochMilli(row.availableAt());
+        JobCursor cursor = new JobCursor(state == JobState.READY || state == JobState.DELAYED ? row.storedPriority() : 0,
+                dueAt, row.id());
+        return new StoredJob<>(row.id(), name, row.jobId(), state, decoded.data(), row.payload(), decoded.error(),
+                row.headers(), row.attempts(), row.maxAttempts(), row.priority(), row.concurrencyKey(), dueAt,
+                row.leaseUntil() == null || state != JobState.LEASED ? null : Instant.ofEpochMilli(row.leaseUntil()),
+                Instant.ofEpochMilli(row.createdAt()), Instant.ofEpochMilli(row.updatedAt()), row.lastError(),
+                row.failureReason() == null ? null : FailureReason.fromStored(row.failureReason()), cursor);
     }
 
     /**

@@ -45,8 +45,11 @@ class BoundParametersTest {
                     "the same multi-row inserts with a literal RETURNING id; every value is bound"),
             Map.entry("MaintenanceStatements.java: PURGE + BusExecutionRows.notHeldByAnExecution(session",
                     "two constants: the purge and an optional constant clause"),
-            Map.entry("MaintenanceStatements.java: CANCEL + BusExecutionRows.notHeldByAnExecution(session",
-                    "two constants: the cancel and an optional constant clause"),
+            Map.entry("MaintenanceStatements.java: DELETE_ONE + BusExecutionRows.notHeldByAnExecution(session",
+                    "two constants: the deletion of one row and an optional constant clause"),
+            Map.entry("JobStatements.java: sql",
+                    "the class's page and count constants, formatted with its own constant conditions; every value "
+                            + "is bound"),
             Map.entry("RetentionStatements.java: sql",
                     "the batch delete, built from the class's constants and an optional constant clause"),
             Map.entry("ReadStatements.java: prioritized ? LIST_READY_BY_PRIORITY : LIST_READY",

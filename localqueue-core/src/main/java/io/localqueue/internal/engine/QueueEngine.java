@@ -15,7 +15,11 @@ import io.localqueue.QueueEmptyException;
 import io.localqueue.QueueFullException;
 import io.localqueue.QueueLimit;
 import io.localqueue.QueueStats;
+import io.localqueue.JobCursor;
+import io.localqueue.JobState;
 import io.localqueue.internal.store.ClaimedRow;
+import io.localqueue.internal.store.JobPageRequest;
+import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.DeadLetterRetry;
 import io.localqueue.internal.store.Enqueued;
 import io.localqueue.internal.store.QueuePause;
@@ -613,6 +617,53 @@ public final class QueueEngine {
     public boolean cancel(long id) {
         return store.write(WriteOptions.standard("cancel", durability), ensureOpen,
                 writes -> writes.cancel(queue, id));
+    }
+
+    /**
+     * Deletes a dead letter.
+     *
+     * @param id the dead letter's id
+     * @return true when it was a dead letter of this queue and is gone
+     */
+    public boolean deleteFailed(long id) {
+        return store.write(WriteOptions.standard("delete-failed", durability), ensureOpen,
+                writes -> writes.deleteFailed(queue, id));
+    }
+
+    /**
+     * Lists one page of the queue's jobs in one state, reading only.
+     *
+     * @param state the state
+     * @param after where the previous page ended, or null
+     * @param limit how many at most
+     * @return the rows
+     */
+    public List<JobRow> listJobs(JobState state, @Nullable JobCursor after, int limit) {
+        ensureOpen();
+        return store.listJobs(new JobPageRequest(queue, state, clock.millis(), after, limit));
+    }
+
+    /**
+     * Reads one job of the queue by id.
+     *
+     * @param id the job's id
+     * @return the row, or null when the queue holds none of that id
+     */
+    public @Nullable JobRow job(long id) {
+        ensureOpen();
+        return store.job(queue, id);
+    }
+
+    /**
+     * Counts the queue's jobs in one state up to a cap.
+     *
+     * @param state the state
+     * @param cap the most to count
+     * @return the count, at most {@code cap}
+     */
+    public long countJobs(JobState state, long cap) {
+        ensureOpen();
+        return store.countJobs(queue, state, clock.millis(), cap);
     }
 
     /**

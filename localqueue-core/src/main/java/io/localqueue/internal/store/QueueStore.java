@@ -3,6 +3,7 @@ package io.localqueue.internal.store;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.JobState;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.wakeup.Wakeups;
 import java.nio.file.Path;
@@ -153,6 +154,35 @@ public interface QueueStore extends AutoCloseable {
      * @return the rows
      */
     List<ReadyRow> listReady(String queue, int limit, int offset);
+
+    /**
+     * Lists one page of a queue's jobs in one state after a cursor, reading only, in the request's order, walking an
+     * index from the cursor and stopping at the page's end.
+     *
+     * @param request the queue, state, cursor and size
+     * @return the rows, each with its headers
+     */
+    List<JobRow> listJobs(JobPageRequest request);
+
+    /**
+     * Reads one job of a queue by id, in any status, with its headers.
+     *
+     * @param queue the queue
+     * @param id the job's id
+     * @return the row, or null when the queue holds no job of that id
+     */
+    @Nullable JobRow job(String queue, long id);
+
+    /**
+     * Counts a queue's jobs in one state, stepping through no more than {@code cap} of them.
+     *
+     * @param queue the queue
+     * @param state the state
+     * @param now the queue's clock, epoch milliseconds: what divides due from delayed
+     * @param cap the most to count, 1 or more
+     * @return the count, {@code cap} when there are at least as many
+     */
+    long countJobs(String queue, JobState state, long now, long cap);
 
     /**
      * Takes the snapshot behind a queue's diagnostics from one consistent read, never writing: one exact count of the

@@ -100,6 +100,15 @@ public interface QueueWrites {
     boolean cancel(String queue, long id);
 
     /**
+     * Deletes a dead letter, its headers with it, if it is one of the queue's and no event-bus execution reports on it.
+     *
+     * @param queue the queue
+     * @param id the dead letter's id
+     * @return true when it was a dead letter and is gone
+     */
+    boolean deleteFailed(String queue, long id);
+
+    /**
      * Pauses the queue for every process on the store: no claim takes its jobs until {@link #resume}; a queue paused
      * already keeps its first pause.
      *

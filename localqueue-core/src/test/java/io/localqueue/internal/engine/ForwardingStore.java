@@ -1,5 +1,6 @@
 package io.localqueue.internal.engine;
 
+import io.localqueue.JobState;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
@@ -11,6 +12,8 @@ import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.JobPageRequest;
+import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.StoreWork;
@@ -79,6 +82,21 @@ class ForwardingStore implements QueueStore {
     @Override
     public List<FailedRow> listFailed(String queue, int limit, int offset) {
         return target.listFailed(queue, limit, offset);
+    }
+
+    @Override
+    public List<JobRow> listJobs(JobPageRequest request) {
+        return target.listJobs(request);
+    }
+
+    @Override
+    public @Nullable JobRow job(String queue, long id) {
+        return target.job(queue, id);
+    }
+
+    @Override
+    public long countJobs(String queue, JobState state, long now, long cap) {
+        return target.countJobs(queue, state, now, cap);
     }
 
     @Override

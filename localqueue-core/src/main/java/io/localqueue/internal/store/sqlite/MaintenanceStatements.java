@@ -19,7 +19,8 @@ final class MaintenanceStatements {
     private static final String RESCHEDULE =
             "UPDATE messages SET available_at = ?, updated_at = ? WHERE id = ? AND queue = ? AND status = 0";
 
-    private static final String CANCEL = "DELETE FROM messages WHERE id = ? AND queue = ? AND status = 0";
+    /** Deletes one row of a status: a waiting job (0) cancelled, or a dead letter (3) deleted. */
+    private static final String DELETE_ONE = "DELETE FROM messages WHERE id = ? AND queue = ? AND status = ?";
 
     private static final String PURGE =
             "DELETE FROM messages WHERE queue = ? AND status = ? AND updated_at < ?";
@@ -60,11 +61,15 @@ final class MaintenanceStatements {
         }) == 1;
     }
 
-    /** Deletes a waiting job (its headers go by the foreign key); false when the job is not waiting in the queue. */
-    static boolean cancel(Session session, String queue, long id) throws SQLException {
-        return session.update(CANCEL + BusExecutionRows.notHeldByAnExecution(session), statement -> {
+    /**
+     * Deletes one row of the queue in a status, a waiting job or a dead letter (its headers go by the foreign key),
+     * unless an event-bus execution reports on it; false when the queue holds no such row.
+     */
+    static boolean deleteOne(Session session, String queue, long id, int status) throws SQLException {
+        return session.update(DELETE_ONE + BusExecutionRows.notHeldByAnExecution(session), statement -> {
             statement.setLong(1, id);
             statement.setString(2, queue);
+            statement.setInt(3, status);
         }) == 1;
     }
 

@@ -3,6 +3,7 @@ package io.localqueue.internal.store.sqlite;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.JobState;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
@@ -15,6 +16,8 @@ import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueueSnapshot;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.RecurringRow;
+import io.localqueue.internal.store.JobPageRequest;
+import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
@@ -176,6 +179,21 @@ public final class SqliteQueueStore implements QueueStore {
     @Override
     public List<FailedRow> listFailed(String queue, int limit, int offset) {
         return read(session -> ReadStatements.listFailed(session, queue, limit, offset));
+    }
+
+    @Override
+    public List<JobRow> listJobs(JobPageRequest request) {
+        return read(session -> JobStatements.page(session, request));
+    }
+
+    @Override
+    public @Nullable JobRow job(String queue, long id) {
+        return read(session -> JobStatements.job(session, queue, id));
+    }
+
+    @Override
+    public long countJobs(String queue, JobState state, long now, long cap) {
+        return read(session -> JobStatements.count(session, queue, state, now, cap));
     }
 
     @Override

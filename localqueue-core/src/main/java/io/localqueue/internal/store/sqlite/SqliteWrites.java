@@ -89,7 +89,12 @@ final class SqliteWrites implements QueueWrites {
 
     @Override
     public boolean cancel(String queue, long id) {
-        return run(writer -> MaintenanceStatements.cancel(writer, queue, id));
+        return run(writer -> MaintenanceStatements.deleteOne(writer, queue, id, RowStatus.READY));
+    }
+
+    @Override
+    public boolean deleteFailed(String queue, long id) {
+        return run(writer -> MaintenanceStatements.deleteOne(writer, queue, id, RowStatus.FAILED));
     }
 
     @Override
