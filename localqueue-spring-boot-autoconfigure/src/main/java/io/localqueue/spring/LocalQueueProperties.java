@@ -68,6 +68,12 @@ public class LocalQueueProperties {
     private final Map<String, RecurringOverride> recurring = new LinkedHashMap<>();
 
     /**
+     * The dashboard's properties, which the {@code localqueue-dashboard} module binds and checks; held here only so
+     * that this prefix's check of unknown properties lets them through.
+     */
+    private final Map<String, Object> dashboard = new LinkedHashMap<>();
+
+    /**
      * Defaults for @QueueListener methods.
      */
     private final Listener listener = new Listener();
@@ -154,6 +160,16 @@ public class LocalQueueProperties {
 
     public Map<String, RecurringOverride> getRecurring() {
         return recurring;
+    }
+
+    /**
+     * Returns the dashboard's properties as this prefix saw them; the dashboard module binds and checks its own.
+     *
+     * @return the properties under {@code localqueue.dashboard}, by name
+     * @since 0.1.0
+     */
+    public Map<String, Object> getDashboard() {
+        return dashboard;
     }
 
     public Listener getListener() {
