@@ -96,7 +96,7 @@ final class JobReader {
         List<DeadDelivery> rows = new ArrayList<>();
         for (FailedDelivery failed : known.listFailed(pageSize, offset)) {
             rows.add(new DeadDelivery(failed.id(), failed.eventType(), failed.reason().value(), failed.attempts(),
-                    failed.lastError(), failed.updatedAt(), payloads.preview(known.queueName(), failed.rawPayload())));
+                    failed.lastError(), failed.updatedAt(), payloads.eventPreview(known.queueName(), failed.rawPayload())));
         }
         return new DeliveryPage(subscription, offset, rows, rows.size() == pageSize ? offset + pageSize : null);
     }
@@ -146,7 +146,7 @@ final class JobReader {
      * @param attempts deliveries so far
      * @param lastError the last error, or null
      * @param updatedAt when it became a dead letter
-     * @param preview the start of its envelope, as the redaction shows it
+     * @param preview the start of its event, as the redaction shows it
      */
     record DeadDelivery(long id, @Nullable String eventType, String reason, int attempts, @Nullable String lastError,
                         Instant updatedAt, String preview) {

@@ -39,7 +39,20 @@ final class PayloadView {
 
     /** The start of the redacted payload on one line. */
     String preview(String queue, byte[] payload) {
-        JsonNode shown = redacted(queue, payload);
+        return preview(redacted(queue, payload), payload);
+    }
+
+    /**
+     * The start of an event-bus delivery's event on one line: the {@code payload} of its stored envelope, after the
+     * redaction saw the whole envelope, so the event shows before the envelope's ids.
+     */
+    String eventPreview(String queue, byte[] envelope) {
+        JsonNode shown = redacted(queue, envelope);
+        JsonNode event = shown == null ? null : shown.get("payload");
+        return preview(event != null ? event : shown, envelope);
+    }
+
+    private String preview(@Nullable JsonNode shown, byte[] payload) {
         String text = shown == null ? binary(payload) : shown.isString() ? shown.asString() : json.writeValueAsString(shown);
         text = text.replace('\n', ' ');
         return text.length() <= PREVIEW_CHARS ? text : text.substring(0, PREVIEW_CHARS - 1) + "…";

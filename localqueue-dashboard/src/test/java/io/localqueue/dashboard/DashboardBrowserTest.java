@@ -52,7 +52,6 @@ class DashboardBrowserTest {
         browser.open(DashboardApps.base(app) + "/localqueue");
         browser.shown("tr[data-queue='emails']");
         browser.waitForText("tr[data-queue='emails'] td.num a.dead", "1");
-        browser.screenshot("dashboard-queues");
 
         browser.click("tr[data-queue='emails'] td a");
         browser.shown("tr[data-job]");
@@ -76,6 +75,30 @@ class DashboardBrowserTest {
         browser.click("tr[data-queue='emails'] button[data-action='resume']");
         browser.shown("tr[data-queue='emails'] button[data-action='pause']");
         assertThat(emails.isPaused()).isFalse();
+    }
+
+    @Test
+    void theOverviewShowsListenersRecurringJobsAndSubscriptionsAndActsOnThem() {
+        app = DashboardApps.start(dir.resolve("queues"), List.of(DashboardApps.App.class, BusyApp.class,
+                DashboardBusTest.Handlers.class), "localqueue.dashboard.read-only=false");
+        seed(DashboardApps.queues(app).queue("emails"));
+        app.getBean(io.localqueue.bus.EventBus.class).dispatch(new DashboardBusTest.SignedUp("ada", "s3cret"));
+        browser = Browser.start(dir.resolve("profile"));
+
+        browser.open(DashboardApps.base(app) + "/localqueue");
+        browser.shown("tr[data-recurring='nightly-report']");
+        assertThat(browser.shown("#listeners").getText()).contains("report-writer", "running");
+        browser.waitForText("tr[data-subscription='mailer']", "mailer");
+        browser.waitForText("tr[data-queue='emails'] td.num a.dead", "1");
+        browser.screenshot("dashboard-queues");
+
+        browser.click("tr[data-recurring='nightly-report'] button[data-action='run-now']");
+        browser.waitForText("#message", "enqueued job");
+        browser.click("tr[data-recurring='nightly-report'] button[data-action='disable']");
+        browser.shown("tr[data-recurring='nightly-report'] button[data-action='enable']");
+        browser.click("tr[data-subscription='mailer'] td a");
+        browser.waitForText("tr[data-delivery]", "user.signed-up");
+        assertThat(browser.shown("tr[data-delivery]").getText()).doesNotContain("s3cret");
     }
 
     @Test

@@ -220,9 +220,9 @@ async function renderOverview() {
                     text: r.orphaned ? 'orphaned' : r.enabled ? 'enabled' : 'disabled'})),
                 el('td', {text: when(r.lastTick)}), el('td', {text: r.enabled ? when(r.nextTick) : '—'}),
                 el('td', {},
-                    r.enabled ? actionButton('Disable', {recurring: r.id, action: 'disable'})
-                        : actionButton('Enable', {recurring: r.id, action: 'enable'}),
-                    actionButton('Run now', {recurring: r.id, action: 'run-now'})))),
+                    r.enabled ? actionButton('Disable', {recurring: r.id, action: 'disable'}, {dataAction: 'disable'})
+                        : actionButton('Enable', {recurring: r.id, action: 'enable'}, {dataAction: 'enable'}),
+                    actionButton('Run now', {recurring: r.id, action: 'run-now'}, {dataAction: 'run-now'})))),
             'No recurring jobs.')));
     }
     if (data.bus) {
@@ -358,7 +358,7 @@ async function renderSubscription(name) {
             sub ? el('p', {}, `${sub.ready} ready, ${sub.leased} leased, ${sub.dead} dead; lag ${age(sub.lagSeconds)}. `,
                 pauseButton({subscription: name}, sub.paused)) : null),
         el('section', {}, el('h2', {text: 'Dead letters'}), table(['Id', 'Event type', 'Reason', 'Last error',
-            'Envelope', ''],
+            'Event', ''],
             page.deadLetters.map(d => el('tr', {dataDelivery: d.id},
                 el('td', {text: d.id}), el('td', {text: d.eventType ?? ''}), el('td', {text: d.reason ?? ''}),
                 el('td', {class: 'error', text: d.lastError ?? ''}),

@@ -101,7 +101,7 @@ public final class QueueActions {
 
     private static @Nullable ActionDescriptor logged(String noun, @Nullable ActionDescriptor done) {
         if (done != null) {
-            log.info("Actuator action {} on {} '{}': {}", done.action(), noun, done.queue(), done.message());
+            log.info("Operator action {} on {} '{}': {}", done.action(), noun, done.queue(), done.message());
         }
         return done;
     }

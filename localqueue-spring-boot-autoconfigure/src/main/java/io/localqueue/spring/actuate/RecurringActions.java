@@ -79,7 +79,7 @@ public final class RecurringActions {
             default -> null;
         };
         if (done != null) {
-            log.info("Actuator action {} on recurring job '{}': {}", action, id, done.message());
+            log.info("Operator action {} on recurring job '{}': {}", action, id, done.message());
         }
         return done;
     }

@@ -228,7 +228,7 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         assertThat(JSON.readTree(http.post(app, "/actuator/localqueue/mail/pause", "{}").body()).path("message")
                 .asString()).isEqualTo("was paused already");
         assertThat(output).as("an action that stops every process is logged")
-                .contains("Actuator action pause on queue 'mail': now paused for every process");
+                .contains("Operator action pause on queue 'mail': now paused for every process");
         JsonNode report = JSON.readTree(http.get(app, "/actuator/localqueue/mail").body());
         assertThat(report.path("listeners").get(0).path("paused").asBoolean()).as("the local switch").isFalse();
         assertThat(report.path("diagnostics").path("pausedBy").asString()).as("the cached read shows the pause")
@@ -318,7 +318,7 @@ class LocalQueueEndpointHttpTest extends ActuatorAppTestBase {
         JsonNode alone = JSON.readTree(http.get(app, "/actuator/localqueue/recurring").body()).get(0);
         assertThat(alone.path("enabled").asBoolean()).isFalse();
         assertThat(alone.path("nextTick").isNull()).isTrue();
-        assertThat(output).contains("Actuator action disable on recurring job 'digest': now disabled for every process");
+        assertThat(output).contains("Operator action disable on recurring job 'digest': now disabled for every process");
 
         JsonNode ran = JSON.readTree(http.post(app, "/actuator/localqueue/recurring/digest/run-now", "{}").body());
         assertThat(ran.path("jobId").asLong()).isPositive();
