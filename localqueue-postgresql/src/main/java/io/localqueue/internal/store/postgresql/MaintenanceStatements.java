@@ -7,8 +7,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
- * Replays of dead letters and purges on PostgreSQL, each respecting the event bus's executions: a replayed delivery
- * makes every execution that reported on it incomplete again, and a purge keeps the rows an execution reports on.
+ * Replays of dead letters, purges and the deletion of one job on PostgreSQL, each respecting the event bus's
+ * executions: a replayed delivery makes every execution that reported on it incomplete again, and a purge or a
+ * deletion keeps the rows an execution reports on.
  */
 final class MaintenanceStatements {
 
@@ -40,8 +41,9 @@ final class MaintenanceStatements {
     private static final String RESCHEDULE = """
             UPDATE %1$s.messages SET available_at = ?, updated_at = ? WHERE id = ? AND queue = ? AND status = 0""";
 
-    private static final String CANCEL = """
-            DELETE FROM %1$s.messages AS m WHERE m.id = ? AND m.queue = ? AND m.status = 0
+    /** Deletes one row of a status: a waiting job (0) cancelled, or a dead letter (3) deleted. */
+    private static final String DELETE_ONE = """
+            DELETE FROM %1$s.messages AS m WHERE m.id = ? AND m.queue = ? AND m.status = ?
                AND NOT EXISTS (SELECT 1 FROM %1$s.event_bus_execution_deliveries AS d WHERE d.message_id = m.id)""";
 
     private MaintenanceStatements() {
@@ -59,15 +61,21 @@ final class MaintenanceStatements {
         }
     }
 
-    /** Deletes a waiting job with its headers; false when the job is not waiting in the queue. */
-    static boolean cancel(Connection connection, String schema, String queue, long id) throws SQLException {
-        try (PreparedStatement cancel = connection.prepareStatement(CANCEL.formatted(schema))) {
-            cancel.setLong(1, id);
-            cancel.setString(2, queue);
-            return cancel.executeUpdate() == 1;
+    /**
+     * Deletes one row of the queue in a status, a waiting job or a dead letter, with its headers, unless an event-bus
+     * execution reports on it; false when the queue holds no such row.
+     *
+     * @param status {@link RowStatus#READY} or {@link RowStatus#FAILED}
+     */
+    static boolean deleteOne(Connection connection, String schema, String queue, long id, int status)
+            throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_ONE.formatted(schema))) {
+            delete.setLong(1, id);
+            delete.setString(2, queue);
+            delete.setInt(3, status);
+            return delete.executeUpdate() == 1;
         }
     }
-
 
     /**
      * Makes a dead letter ready again with a fresh budget unless the queue is at its pending-job limit, which is

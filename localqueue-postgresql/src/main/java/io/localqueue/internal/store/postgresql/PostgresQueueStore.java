@@ -3,12 +3,15 @@ package io.localqueue.internal.store.postgresql;
 import io.localqueue.BackupResult;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
+import io.localqueue.JobState;
 import io.localqueue.LocalQueueException;
 import io.localqueue.QueueClosedException;
 import io.localqueue.QueueStats;
 import io.localqueue.internal.store.ClaimProbe;
 import io.localqueue.internal.store.ExecutionRow;
 import io.localqueue.internal.store.FailedRow;
+import io.localqueue.internal.store.JobPageRequest;
+import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.QueueLimits;
 import io.localqueue.internal.store.QueuePause;
 import io.localqueue.internal.store.QueueSnapshot;
@@ -175,6 +178,21 @@ public final class PostgresQueueStore implements QueueStore {
     @Override
     public List<ReadyRow> listReady(String queue, int limit, int offset) {
         return read(connection -> ReadStatements.listReady(connection, schema, queue, limit, offset));
+    }
+
+    @Override
+    public List<JobRow> listJobs(JobPageRequest request) {
+        return read(connection -> JobStatements.page(connection, schema, request));
+    }
+
+    @Override
+    public @Nullable JobRow job(String queue, long id) {
+        return read(connection -> JobStatements.job(connection, schema, queue, id));
+    }
+
+    @Override
+    public long countJobs(String queue, JobState state, long now, long cap) {
+        return read(connection -> JobStatements.count(connection, schema, queue, state, now, cap));
     }
 
     @Override

@@ -19,11 +19,11 @@ import java.util.Set;
 /**
  * The PostgreSQL layout of a localqueue database, in a schema of the user's naming: table {@code messages} with the
  * SQLite store's columns and status codes (0 ready, 1 leased, 2 acknowledged, 3 failed; epoch-millisecond times), its
- * indexes for claims, leases, counts and purges, {@code message_headers}, the event bus's tables, and
- * {@code localqueue_schema}, which records the layout's version. Creation and migration run in one transaction
- * under a transaction-scoped advisory lock of the schema, so that hosts starting at once converge instead of failing
- * on each other's DDL, and a schema that holds a {@code messages} table of another shape is refused before anything
- * is written to it.
+ * indexes for claims, leases, counts, purges and pages of dead letters, {@code message_headers}, the event bus's
+ * tables, and {@code localqueue_schema}, which records the layout's version. Creation and migration run in one
+ * transaction under a transaction-scoped advisory lock of the schema, so that hosts starting at once converge instead
+ * of failing on each other's DDL, and a schema that holds a {@code messages} table of another shape is refused before
+ * anything is written to it.
  */
 final class PostgresSchema {
 
@@ -87,6 +87,10 @@ final class PostgresSchema {
             // led by (queue, status), as earlier layouts had, is dropped: on a table whose statistics are stale, as
             // after a bulk load, the planner chose it for claims and sorted the queue's every ready row each time.
             "DROP INDEX IF EXISTS %1$s.messages_state",
+            // An operator's pages of a queue's dead letters in due order, walked from a cursor; only the writes that
+            // fail a job, replay or purge one touch it.
+            "CREATE INDEX IF NOT EXISTS messages_failed ON %1$s.messages (queue, available_at, id) "
+                    + "WHERE status = " + RowStatus.FAILED,
             // The ready rows a full concurrency key holds back, by key in claim order; no other row enters it.
             "CREATE INDEX IF NOT EXISTS messages_held ON %1$s.messages (queue, concurrency_key, priority, "
                     + "available_at, id) WHERE status = " + RowStatus.READY + " AND priority > "

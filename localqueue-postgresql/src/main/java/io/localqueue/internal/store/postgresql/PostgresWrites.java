@@ -150,7 +150,12 @@ final class PostgresWrites implements QueueWrites {
 
     @Override
     public boolean cancel(String queue, long id) {
-        return run(c -> MaintenanceStatements.cancel(c, schema, queue, id));
+        return run(c -> MaintenanceStatements.deleteOne(c, schema, queue, id, RowStatus.READY));
+    }
+
+    @Override
+    public boolean deleteFailed(String queue, long id) {
+        return run(c -> MaintenanceStatements.deleteOne(c, schema, queue, id, RowStatus.FAILED));
     }
 
     @Override

@@ -35,8 +35,8 @@ class PostgresSchemaTest {
                     "queue_claims", "queue_controls", "recurring_jobs", "recurring_ticks");
             assertThat(names(connection, "SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema
                     + "' AND tablename = 'messages' ORDER BY 1")).containsExactly("messages_claim_order",
-                    "messages_dedup_key", "messages_finished", "messages_held", "messages_job_id", "messages_leased",
-                    "messages_leased_keys", "messages_pkey");
+                    "messages_dedup_key", "messages_failed", "messages_finished", "messages_held", "messages_job_id",
+                    "messages_leased", "messages_leased_keys", "messages_pkey");
             assertThat(names(connection, "SELECT version::text FROM " + schema + ".localqueue_schema"))
                     .containsExactly(String.valueOf(PostgresSchema.VERSION));
         }

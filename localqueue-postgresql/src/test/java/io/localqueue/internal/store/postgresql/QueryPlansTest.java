@@ -3,6 +3,7 @@ package io.localqueue.internal.store.postgresql;
 import static io.localqueue.internal.store.postgresql.Transactions.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.localqueue.JobState;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -68,6 +69,30 @@ class QueryPlansTest extends LayoutTestBase {
         }
         for (String plan : plans(ReadStatements.LIST_READY.formatted(schema), "'drain'", "20", "100")) {
             assertThat(plan).as("page plan").contains("messages_claim_order").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void anOperatorsPagesOfWaitingAndDeadJobsWalkTheIndexOfTheirStateFromTheCursor() throws SQLException {
+        execute("UPDATE " + schema + ".messages SET priority = (id % 3) - 1, "
+                + "available_at = available_at + (id % 2) * 3600000 WHERE status = 0");
+        execute("UPDATE " + schema + ".messages SET status = 3, last_error = 'boom' WHERE id > " + ROWS / 2);
+        String ready = JobStatements.pageStatement(JobState.READY).formatted(schema);
+        String delayed = JobStatements.pageStatement(JobState.DELAYED).formatted(schema);
+        String failed = JobStatements.pageStatement(JobState.FAILED).formatted(schema);
+
+        List<String> plans = new ArrayList<>();
+        plans.addAll(plans(ready, "'drain'", "0", "'drain'", "'drain'", "5000000", "0", "1000030", "-1", "0",
+                "30000", "-1", "50", "50"));
+        plans.addAll(plans(delayed, "'drain'", "0", "'drain'", "'drain'", "0", "4600030", "5000000", "0", "30001",
+                "9223372036854775807", "50", "50"));
+        for (String plan : plans) {
+            assertThat(plan).as("waiting page plan").contains("messages_claim_order").doesNotContain("Sort")
+                    .doesNotContain("Seq Scan on messages");
+        }
+        for (String plan : plans(failed, "'drain'", "1000040", "40000", "50")) {
+            assertThat(plan).as("dead letter page plan").contains("messages_failed").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
         }
     }
