@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,6 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnBean(LocalQueueRegistry.class)
 @ConditionalOnBooleanProperty(name = DashboardProperties.PREFIX + ".enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DashboardProperties.class)
+@ImportRuntimeHints(DashboardRuntimeHints.class)
 public final class LocalQueueDashboardAutoConfiguration {
 
     /** How old the overview an open page reads may be: the pages share one overview built at most this often. */
