@@ -57,9 +57,10 @@ final class JobReader {
                     job.maxAttempts(), job.updatedAt(), job.lastError(),
                     payloads.preview(queue, job.rawPayload())));
         }
-        long counted = known.countJobs(state, countCap);
+        long counted = known.countJobs(state, countCap + 1);
         String next = jobs.size() == size ? jobs.get(jobs.size() - 1).cursor().toString() : null;
-        return new JobPage(queue, state.name().toLowerCase(Locale.ROOT), counted, counted >= countCap, rows, next);
+        return new JobPage(queue, state.name().toLowerCase(Locale.ROOT), Math.min(counted, countCap),
+                counted > countCap, rows, next);
     }
 
     /** One job in full, or null when the application does not know the queue or the queue has no such job. */
@@ -170,7 +171,7 @@ final class JobReader {
      * @param queue the queue
      * @param state the state listed
      * @param count how many jobs the state holds, at most the cap
-     * @param capped whether the count stopped at the cap (the page shows "10,000+")
+     * @param capped whether there are more than the cap (the page shows "10,000+")
      * @param jobs the page
      * @param next the cursor of the next page, or null at the end
      */

@@ -76,7 +76,8 @@ class DashboardHttpTest {
 
     @Test
     void jobsArePagedByCursorAndADetailShowsOnlyWhatTheRedactionLetsThrough() throws Exception {
-        app = DashboardApps.start(dir, "localqueue.dashboard.redacted-keys=iban-number,card");
+        app = DashboardApps.start(dir, "localqueue.dashboard.redacted-keys=iban-number,card",
+                "localqueue.dashboard.count-cap=6");
         SimpleQueue<Object> emails = queues(app).queue("emails");
         for (int i = 0; i < 5; i++) {
             emails.put(Map.of("n", i));
@@ -87,6 +88,7 @@ class DashboardHttpTest {
 
         JsonNode first = JSON.readTree(get(app, "/localqueue/api/jobs?queue=emails&state=ready&limit=4").body());
         assertThat(first.get("count").asLong()).isEqualTo(6);
+        assertThat(first.get("capped").asBoolean()).as("exactly the cap is not more").isFalse();
         assertThat(first.get("jobs")).hasSize(4);
         JsonNode second = JSON.readTree(get(app, "/localqueue/api/jobs?queue=emails&state=ready&limit=4&after="
                 + first.get("next").asString()).body());
@@ -100,6 +102,10 @@ class DashboardHttpTest {
         assertThat(detail.get("headers").get("Authorization").asString()).isEqualTo(SecretKeyRedactor.MASK);
         assertThat(detail.get("headers").get("trace").asString()).isEqualTo("t-1");
 
+        emails.put("one more");
+        JsonNode capped = JSON.readTree(get(app, "/localqueue/api/jobs?queue=emails&limit=1").body());
+        assertThat(capped.get("count").asLong()).isEqualTo(6);
+        assertThat(capped.get("capped").asBoolean()).isTrue();
         assertThat(get(app, "/localqueue/api/job?queue=emails&id=999999").statusCode()).isEqualTo(404);
         assertThat(get(app, "/localqueue/api/jobs?queue=nope").statusCode()).isEqualTo(404);
         HttpResponse<String> badState = get(app, "/localqueue/api/jobs?queue=emails&state=sleeping");

@@ -144,7 +144,7 @@ async function render() {
     const params = new URLSearchParams(location.search);
     document.getElementById('mode').textContent = READ_ONLY ? 'read-only' : 'actions allowed';
     try {
-        if (params.get('subscription')) await renderSubscription(params.get('subscription'));
+        if (params.get('subscription')) await renderSubscription(params.get('subscription'), params.get('offset'));
         else if (params.get('queue') && params.get('job')) await renderJob(params.get('queue'), params.get('job'));
         else if (params.get('queue')) await renderQueue(params.get('queue'), params.get('state') || 'ready',
             params.get('after'));
@@ -254,12 +254,9 @@ async function renderOverview() {
     document.getElementById('view').replaceChildren(...view);
 }
 
-async function renderQueue(name, state, after) {
-    const data = await loadOverview();
+function queueSummary(name, data) {
     const queue = data.queues.find(q => q.name === name);
-    crumbs(link({queue: name}, name));
-    document.title = `${name} · localqueue`;
-    const summary = el('section', {id: 'summary'}, el('h2', {}, `Queue '${name}' `,
+    return el('section', {id: 'summary'}, el('h2', {}, `Queue '${name}' `,
         queue ? el('span', {class: 'badge ' + (queue.paused ? 'paused' : 'running'),
             text: queue.paused ? 'paused' : 'running'}) : null),
         queue ? el('p', {},
@@ -267,6 +264,13 @@ async function renderQueue(name, state, after) {
             + `${queue.leased.toLocaleString('en')} leased, ${queue.dead.toLocaleString('en')} dead; `
             + `lag ${age(queue.lagSeconds)}; controls: ${limits(queue)}. `,
             pauseButton({queue: name}, queue.paused)) : null);
+}
+
+async function renderQueue(name, state, after) {
+    const data = await loadOverview();
+    crumbs(link({queue: name}, name));
+    document.title = `${name} · localqueue`;
+    const summary = queueSummary(name, data);
     const page = await read('jobs', {queue: name, state, after: after ?? ''});
     const waiting = state === 'ready' || state === 'delayed';
     const selectable = !READ_ONLY && (waiting || state === 'failed');
@@ -348,10 +352,10 @@ async function renderJob(queue, id) {
             headers.map(([k, v]) => el('tr', {}, el('td', {text: k}), el('td', {text: v}))), 'No headers.')));
 }
 
-async function renderSubscription(name) {
+async function renderSubscription(name, offset) {
     const data = await loadOverview();
     crumbs(el('span', {text: `subscription ${name}`}));
-    const page = await read('dead-deliveries', {subscription: name});
+    const page = await read('dead-deliveries', {subscription: name, offset: offset ?? 0});
     const sub = data.bus?.subscriptions.find(s => s.name === name);
     document.getElementById('view').replaceChildren(
         el('section', {}, el('h2', {text: `Subscription '${name}'`}),
@@ -364,7 +368,10 @@ async function renderSubscription(name) {
                 el('td', {class: 'error', text: d.lastError ?? ''}),
                 el('td', {class: 'preview', text: d.preview, title: d.preview}),
                 el('td', {}, actionButton('Replay', {subscription: name, action: 'retry', ids: [d.id]})))),
-            'No dead letters.')));
+            'No dead letters.'),
+            el('div', {class: 'pager'}, page.offset > 0 ? link({subscription: name}, '« First page') : null,
+                page.nextOffset !== null ? link({subscription: name, offset: page.nextOffset}, 'Next page »',
+                    {dataPage: 'next'}) : null)));
 }
 
 // ---- live refresh, only while the tab is visible ----
@@ -373,14 +380,21 @@ function schedule() {
     clearTimeout(timer);
     if (document.visibilityState !== 'visible') return;
     timer = setTimeout(async () => {
+        // Only what the shared overview holds refreshes on its own: lists of jobs are read when asked for.
         const params = new URLSearchParams(location.search);
-        if (!params.get('job') && !params.get('after')) {
-            overviewAt = 0;
-            const focused = document.activeElement;
-            const typing = focused && (focused.tagName === 'INPUT' || focused.classList.contains('confirm'));
-            const confirming = document.querySelector('.confirm');
-            const checked = document.querySelector('input[type=checkbox]:checked');
-            if (!typing && !confirming && !checked) await render();
+        const focused = document.activeElement;
+        const busy = (focused && focused.tagName === 'INPUT') || document.querySelector('.confirm');
+        try {
+            if (!busy && !params.get('queue') && !params.get('subscription')) {
+                overviewAt = 0;
+                await render();
+            } else if (!busy && params.get('queue') && !params.get('job')) {
+                overviewAt = 0;
+                const data = await loadOverview();
+                document.getElementById('summary')?.replaceWith(queueSummary(params.get('queue'), data));
+            }
+        } catch (failure) {
+            document.getElementById('freshness').textContent = 'not updated: ' + failure.message;
         }
         schedule();
     }, REFRESH_MILLIS);
