@@ -108,8 +108,10 @@ class DashboardBrowserTest {
         long dead = seed(emails);
         browser = Browser.start(dir.resolve("profile"));
 
-        browser.open(DashboardApps.base(app) + "/localqueue?queue=emails&job=" + dead);
+        browser.open(DashboardApps.base(app) + "/localqueue?queue=emails");
+        browser.shown("input[data-find='job']").sendKeys(dead + org.openqa.selenium.Keys.ENTER);
         browser.waitForText("#payload", "smtp.example.com");
+        assertThat(browser.driver.getCurrentUrl()).endsWith("/localqueue?queue=emails&job=" + dead);
         assertThat(browser.shown("button[data-action='retry']").isEnabled()).isFalse();
         assertThat(browser.postFromPage("/localqueue/api/action",
                 "{\"action\":\"retry\",\"queue\":\"emails\",\"ids\":[" + dead + "]}", true)).isEqualTo(403);

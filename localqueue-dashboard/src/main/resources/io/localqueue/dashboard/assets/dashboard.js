@@ -308,6 +308,13 @@ async function renderQueue(name, state, after) {
                 {class: 'danger', dataAction: 'cancel-selected'}));
     }
     tools.append(el('button', {type: 'button', onclick: () => render()}, 'Refresh'));
+    const wanted = el('input', {type: 'number', min: '1', placeholder: 'job id', 'aria-label': 'Job id',
+        dataFind: 'job'});
+    const find = event => {
+        if (wanted.value) navigate(event, {queue: name, job: wanted.value});
+    };
+    wanted.addEventListener('keydown', event => { if (event.key === 'Enter') find(event); });
+    tools.append(wanted, el('button', {type: 'button', onclick: find}, 'Open job'));
     const tabs = el('nav', {class: 'tabs', 'aria-label': 'States'}, STATES.map(s => link({queue: name, state: s},
         STATE_LABELS[s], {'aria-current': s === state ? 'page' : null, dataState: s})));
     const pager = el('div', {class: 'pager'},
