@@ -17,17 +17,18 @@ public final class MarkdownRenderer {
     private static final List<String> THROUGHPUT_GROUPS = List.of(RawBaseline.GROUP, PutScenario.GROUP,
             WorkerPipelineScenario.GROUP, BusBench.GROUP, BacklogScenario.GROUP, MultiprocessScenario.GROUP);
 
-    private static final Map<String, String> TITLES = Map.of(
-            RawBaseline.GROUP, "Raw JDBC baseline",
-            PutScenario.GROUP, "Single operations",
-            WorkerPipelineScenario.GROUP, "Pipelines",
-            BusBench.GROUP, "Event bus",
-            BacklogScenario.GROUP, "Backlog",
-            ObservationScenario.GROUP, "Observation costs",
-            WakeupScenario.GROUP, "Wake-up latency",
-            IdleCpuScenario.GROUP, "Idle CPU",
-            MultiprocessScenario.GROUP, "Multiple processes",
-            BenchmarkRun.FAILED_GROUP, "Failures");
+    private static final Map<String, String> TITLES = Map.ofEntries(
+            Map.entry(RawBaseline.GROUP, "Raw JDBC baseline"),
+            Map.entry(PutScenario.GROUP, "Single operations"),
+            Map.entry(WorkerPipelineScenario.GROUP, "Pipelines"),
+            Map.entry(BusBench.GROUP, "Event bus"),
+            Map.entry(BacklogScenario.GROUP, "Backlog"),
+            Map.entry(ObservationScenario.GROUP, "Observation costs"),
+            Map.entry(DashboardScenario.GROUP, "Dashboard reads"),
+            Map.entry(WakeupScenario.GROUP, "Wake-up latency"),
+            Map.entry(IdleCpuScenario.GROUP, "Idle CPU"),
+            Map.entry(MultiprocessScenario.GROUP, "Multiple processes"),
+            Map.entry(BenchmarkRun.FAILED_GROUP, "Failures"));
 
     private MarkdownRenderer() {
     }
@@ -57,6 +58,8 @@ public final class MarkdownRenderer {
                 idleTable(group.getValue(), out);
             } else if (group.getKey().equals(ObservationScenario.GROUP)) {
                 observationTable(group.getValue(), out);
+            } else if (group.getKey().equals(DashboardScenario.GROUP)) {
+                dashboardTable(group.getValue(), out);
             } else {
                 failureTable(group.getValue(), out);
             }
@@ -155,6 +158,21 @@ public final class MarkdownRenderer {
         latencyLegend(results, out);
     }
 
+    private static void dashboardTable(List<ScenarioResult> results, StringBuilder out) {
+        out.append("| Read | Calls | p50 (median) | p95 | p99 | max | Notes | Valid |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+        for (ScenarioResult result : results) {
+            Percentiles latency = result.latency();
+            out.append("| ").append(result.scenario())
+                    .append(" | ").append(Format.grouped(result.operations()))
+                    .append(latencyCells(result))
+                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
+                    .append(" | ").append(notes(result))
+                    .append(" | ").append(valid(result)).append(" |\n");
+        }
+        latencyLegend(results, out);
+    }
+
     private static void idleTable(List<ScenarioResult> results, StringBuilder out) {
         out.append("| Scenario | Idle time | Process CPU with it idle | Without it | Its share | Valid |\n");
         out.append("|---|---:|---:|---:|---:|---|\n");
@@ -227,6 +245,12 @@ public final class MarkdownRenderer {
                 + "envelopes' size " + Format.ratio(v)));
         number(details, ConsumerDrainScenario.RATIO_TO_ONE_CONSUMER).ifPresent(v -> notes.add("vs one consumer JVM "
                 + Format.ratio(v)));
+        number(details, "ratioToFirstPage").ifPresent(v -> notes.add("vs the first page " + Format.ratio(v)));
+        number(details, "pollingClients").ifPresent(v -> notes.add(Format.grouped(v) + " clients at once"));
+        number(details, "callsPerSecond").ifPresent(v -> notes.add(Format.grouped(v) + " calls/s"));
+        number(details, "overviewBuilds").ifPresent(v -> notes.add("overviews built: " + Format.grouped(v)));
+        number(details, "callsPerOverviewBuild").ifPresent(v -> notes.add("calls per build: " + Format.grouped(v)));
+        number(details, "queueCountsSeen").ifPresent(v -> notes.add("counts of the queue: " + Format.grouped(v)));
         number(details, "preloadedJobs").ifPresent(v -> notes.add(Format.grouped(v) + " jobs preloaded"));
         number(details, "workerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));
         number(details, "listenerConcurrency").ifPresent(v -> notes.add("concurrency " + Format.grouped(v)));

@@ -27,7 +27,7 @@ final class Scenarios {
      * Lists a profile's scenarios on a store. On PostgreSQL these are the scenarios that ask the run's store for their
      * queues: the single operations, the Worker pipelines, the multiprocess mixes, and the drains of a preloaded
      * queue by one or more consumer JVMs; the others (the Spring listener pipeline, the backlog, the observation
-     * reads, wake-ups, idle CPU, the event bus) are SQLite's only.
+     * reads, the dashboard's reads, wake-ups, idle CPU, the event bus) are SQLite's only.
      *
      * @param profile the profile
      * @param only name prefixes to keep, or empty for all
@@ -82,6 +82,7 @@ final class Scenarios {
             all.add(new RetentionScenario());
             all.add(new LimitsScenario());
             all.add(new ObservationScenario());
+            all.add(new DashboardScenario());
             all.add(new InProcessWakeupScenario(false));
             all.add(new CrossProcessWakeupScenario(false));
             all.add(new InProcessWakeupScenario(true));

@@ -44,8 +44,8 @@ class SmokeProfileTest {
         String markdown = Files.readString(output.resolve(ReportWriter.MARKDOWN));
         assertThat(markdown).contains("# localqueue benchmark: smoke profile", "| Validation | all passed |",
                 "## Raw JDBC baseline", "## Single operations", "## Pipelines", "## Backlog", "## Observation costs",
-                "## Wake-up latency", "## Idle CPU", "## Multiple processes", "| Rounds | 2 per scenario",
-                "ratio by round ");
+                "## Dashboard reads", "## Wake-up latency", "## Idle CPU", "## Multiple processes",
+                "| Rounds | 2 per scenario", "ratio by round ", "vs the first page ");
         assertThat(markdown).doesNotContain("FAILED");
 
         try (Stream<Path> left = Files.list(work)) {
@@ -119,6 +119,10 @@ class SmokeProfileTest {
         for (String read : List.of("stats", "diagnostics", "stats-cached", "diagnostics-cached", "health", "gauge",
                 "endpoint")) {
             expected.add("observe-1k-" + read + "/-");
+        }
+        for (String read : List.of("overview", "overview-rebuilt", "ready-first-page", "ready-deep-page", "dead-page",
+                "job", "overview-10-pages")) {
+            expected.add("dashboard-1k-" + read + "/-");
         }
         assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
     }
