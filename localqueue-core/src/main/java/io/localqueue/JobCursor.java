@@ -44,7 +44,8 @@ public record JobCursor(int priority, Instant dueAt, long id) {
                 // reported below
             }
         }
-        throw new InvalidArgumentException("cursor", "'" + text + "' is not a job cursor (priority.dueAtMillis.id)");
+        String shown = text == null || text.length() <= 40 ? text : text.substring(0, 40) + "…";
+        throw new InvalidArgumentException("cursor", "'" + shown + "' is not a job cursor (priority.dueAtMillis.id)");
     }
 
     /**

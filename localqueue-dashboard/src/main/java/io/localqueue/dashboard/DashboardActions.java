@@ -40,6 +40,9 @@ final class DashboardActions {
     private static final Set<String> RECURRING_ACTIONS = Set.of(RecurringActions.ENABLE, RecurringActions.DISABLE,
             RecurringActions.RUN_NOW);
 
+    /** The most job ids one log line lists; the event carries all of them. */
+    static final int LOGGED_IDS = 20;
+
     private static final Logger log = LoggerFactory.getLogger(DashboardActions.class);
 
     private final LocalQueueEndpoint endpoint;
@@ -73,20 +76,57 @@ final class DashboardActions {
             } catch (IllegalArgumentException bad) {
                 result = Result.refused(Result.Status.BAD_REQUEST, bad.getMessage());
             }
-            overview.invalidate();
+            recount(request);
         }
-        List<Long> ids = result.jobIds().isEmpty() && request.ids() != null ? request.ids() : result.jobIds();
-        log.info("Dashboard action by {} from {}: {} on {} {}: {}", user, remoteAddress, request.action(),
-                request.target(), ids.isEmpty() ? "" : "jobs " + ids, result.message());
-        events.publishEvent(new DashboardActionEvent(user, remoteAddress, String.valueOf(request.action()),
-                request.target(), ids, result.status() == Result.Status.DONE, result.message(), clock.instant()));
+        audit(request.action(), request.target(), result.jobIds().isEmpty() && request.ids() != null
+                ? request.ids() : result.jobIds(), result, user, remoteAddress);
         return result;
+    }
+
+    /** Audits a request the dashboard could not read at all, which changed nothing. */
+    Result unreadable(String reason, String user, String remoteAddress) {
+        Result result = Result.refused(Result.Status.BAD_REQUEST, reason);
+        audit(null, "nothing (the request could not be read)", List.of(), result, user, remoteAddress);
+        return result;
+    }
+
+    private void audit(@Nullable String action, String target, List<Long> ids, Result result, String user,
+                       String remoteAddress) {
+        String jobs = ids.isEmpty() ? "" : " jobs " + (ids.size() <= LOGGED_IDS ? ids.toString()
+                : ids.subList(0, LOGGED_IDS) + " and " + (ids.size() - LOGGED_IDS) + " more");
+        log.info("Dashboard action by {} from {}: {} on {}{}: {}", user, remoteAddress, action, target, jobs,
+                result.message());
+        events.publishEvent(new DashboardActionEvent(user, remoteAddress, String.valueOf(action), target, ids,
+                result.status() == Result.Status.DONE, result.message(), clock.instant()));
+    }
+
+    /**
+     * Counts the queue acted on again, so the page's next overview shows what the action changed instead of a
+     * snapshot from before it: one count of that queue per action.
+     */
+    private void recount(ActionRequest request) {
+        String name = request.queue();
+        SimpleQueue<Object> queue = name == null || request.subscription() != null || request.recurring() != null
+                ? null : jobs.known(name);
+        if (queue != null) {
+            queue.diagnostics();
+        }
+        overview.invalidate();
     }
 
     private Result dispatch(ActionRequest request) {
         String action = request.action();
         if (action == null) {
             throw new IllegalArgumentException("an action needs 'action'");
+        }
+        int targets = (request.queue() != null ? 1 : 0) + (request.subscription() != null ? 1 : 0)
+                + (request.recurring() != null ? 1 : 0);
+        if (targets != 1) {
+            throw new IllegalArgumentException("an action names one target: 'queue', 'subscription' or 'recurring'"
+                    + (targets == 0 ? "" : ", not several"));
+        }
+        if (request.ids() != null && Boolean.TRUE.equals(request.all())) {
+            throw new IllegalArgumentException("an action takes either the jobs' 'ids' or 'all': true, not both");
         }
         if (request.recurring() != null) {
             require(RECURRING_ACTIONS, action, "a recurring job");
@@ -101,10 +141,7 @@ final class DashboardActions {
             return described(endpoint.actOnSubscription(LocalQueueEndpoint.SUBSCRIPTIONS, request.subscription(),
                     action, null), "the event bus has no subscription '" + request.subscription() + "'");
         }
-        String name = request.queue();
-        if (name == null) {
-            throw new IllegalArgumentException("an action needs a 'queue', a 'subscription' or a 'recurring' job");
-        }
+        String name = java.util.Objects.requireNonNull(request.queue());
         if (QUEUE_ACTIONS.contains(action)) {
             return described(endpoint.act(name, action, null, null), "the application has no queue '" + name + "'");
         }
@@ -128,7 +165,8 @@ final class DashboardActions {
                 yield onJobs(queue, request, null, id -> queue.reschedule(id, runAt), "due at " + runAt);
             }
             default -> throw new IllegalArgumentException("no action '" + action + "' on a queue; expected one of "
-                    + QUEUE_ACTIONS + ", retry, delete, cancel, run-now, reschedule");
+                    + String.join(", ", new java.util.TreeSet<>(QUEUE_ACTIONS))
+                    + ", retry, delete, cancel, run-now, reschedule");
         };
     }
 
@@ -138,19 +176,27 @@ final class DashboardActions {
      */
     private Result onJobs(SimpleQueue<Object> queue, ActionRequest request, @Nullable JobState state, JobAction act,
                           String done) {
-        List<Long> chosen = Boolean.TRUE.equals(request.all()) ? every(queue, state, request.action()) : ids(request);
+        boolean all = Boolean.TRUE.equals(request.all());
+        List<Long> chosen = all ? every(queue, state, request.action()) : ids(request);
         List<Long> changed = new ArrayList<>();
+        List<Long> missing = new ArrayList<>();
         int skipped = 0;
         String stopped = "";
         for (long id : chosen) {
             try {
                 if (act.apply(id)) {
                     changed.add(id);
+                } else if (queue.findJob(id).isEmpty()) {
+                    missing.add(id);
                 } else {
                     skipped++;
                 }
             } catch (JobNotFoundException gone) {
-                skipped++;
+                if (queue.findJob(id).isEmpty()) {
+                    missing.add(id);
+                } else {
+                    skipped++;
+                }
             } catch (QueueFullException full) {
                 stopped = "; stopped because the queue is full: " + full.getMessage();
                 break;
@@ -158,10 +204,12 @@ final class DashboardActions {
         }
         String message = changed.size() + " job(s) " + done
                 + (skipped > 0 ? "; " + skipped + " left alone (not in a state this action applies to)" : "")
-                + (Boolean.TRUE.equals(request.all()) && chosen.size() == actionLimit
+                + (missing.isEmpty() ? "" : "; queue '" + queue.name() + "' has no job " + missing)
+                + (all && chosen.size() == actionLimit
                         ? "; stopped at the action limit of " + actionLimit + ", run it again for the rest" : "")
                 + stopped;
-        return new Result(Result.Status.DONE, message, changed);
+        boolean nothingFound = !chosen.isEmpty() && missing.size() == chosen.size();
+        return new Result(nothingFound ? Result.Status.NOT_FOUND : Result.Status.DONE, message, changed);
     }
 
     private List<Long> every(SimpleQueue<Object> queue, @Nullable JobState state, @Nullable String action) {
@@ -211,7 +259,7 @@ final class DashboardActions {
     private static void require(Set<String> allowed, String action, String what) {
         if (!allowed.contains(action)) {
             throw new IllegalArgumentException("no action '" + action + "' on " + what + "; expected one of "
-                    + allowed);
+                    + String.join(", ", new java.util.TreeSet<>(allowed)));
         }
     }
 
@@ -223,7 +271,8 @@ final class DashboardActions {
             return new Result(Result.Status.DONE, queue.message(), List.of());
         }
         if (done instanceof RecurringActions.ActionDescriptor recurring) {
-            return new Result(Result.Status.DONE, recurring.message(), List.of());
+            return new Result(Result.Status.DONE, recurring.message(),
+                    recurring.jobId() == null ? List.of() : List.of(recurring.jobId()));
         }
         return new Result(Result.Status.DONE, String.valueOf(done), List.of());
     }
@@ -255,7 +304,10 @@ final class DashboardActions {
             if (recurring != null) {
                 return "recurring job '" + recurring + "'";
             }
-            return subscription != null ? "subscription '" + subscription + "'" : "queue '" + queue + "'";
+            if (subscription != null) {
+                return "subscription '" + subscription + "'";
+            }
+            return queue != null ? "queue '" + queue + "'" : "nothing (no target named)";
         }
     }
 

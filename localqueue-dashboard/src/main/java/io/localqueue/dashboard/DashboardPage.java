@@ -24,12 +24,30 @@ final class DashboardPage {
     }
 
     /** The page, for a path, a mode, a refresh interval and the request's CSRF token (null without one). */
-    static String render(String path, boolean readOnly, long refreshMillis, CsrfTokens.@Nullable Token csrf) {
+    static String render(String path, Mode mode, long refreshMillis, CsrfTokens.@Nullable Token csrf) {
         return TEMPLATE.replace("{{path}}", HtmlUtils.htmlEscape(path))
-                .replace("{{readOnly}}", String.valueOf(readOnly))
+                .replace("{{readOnly}}", String.valueOf(mode != Mode.ACTIONS))
+                .replace("{{mode}}", mode.words)
                 .replace("{{refreshMillis}}", String.valueOf(refreshMillis))
                 .replace("{{csrfHeader}}", csrf == null ? "" : HtmlUtils.htmlEscape(csrf.header()))
                 .replace("{{csrfToken}}", csrf == null ? "" : HtmlUtils.htmlEscape(csrf.value()));
+    }
+
+    /** Whether the page offers actions, and why not. */
+    enum Mode {
+
+        /** Actions allowed, and this user may run them. */
+        ACTIONS("actions allowed"),
+        /** The dashboard is read-only for everyone. */
+        READ_ONLY("read-only"),
+        /** Actions are allowed, but the application's security rules refuse them to this user. */
+        NOT_FOR_YOU("read-only for you");
+
+        private final String words;
+
+        Mode(String words) {
+            this.words = words;
+        }
     }
 
     private static String read() {

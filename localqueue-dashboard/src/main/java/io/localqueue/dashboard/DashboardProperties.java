@@ -19,7 +19,7 @@ public class DashboardProperties {
     /** Whether the application serves the dashboard; false removes every route of it. */
     private boolean enabled = true;
 
-    /** Where the page is served: a path of the application's own, such as {@code /localqueue}. */
+    /** Where the page is served: a path of the application's own, such as /localqueue. */
     private String path = "/localqueue";
 
     /** Whether actions are refused; the page then only reads. */
@@ -31,7 +31,7 @@ public class DashboardProperties {
     /** How many jobs one page of a list shows. */
     private int pageSize = 50;
 
-    /** The most jobs a count steps through: beyond it the page shows "10,000+". */
+    /** The most jobs a count steps through: beyond it the page shows the cap followed by a plus sign. */
     private long countCap = 10_000;
 
     /** The most jobs one action on every matching job (retry or delete) changes. */

@@ -10,6 +10,7 @@ import io.localqueue.spring.autoconfigure.LocalQueueEndpointAutoConfiguration;
 import io.localqueue.spring.listener.QueueListenerEndpointRegistry;
 import io.localqueue.spring.recurring.RecurringMethods;
 import java.time.Duration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -59,17 +60,18 @@ public final class LocalQueueDashboardAutoConfiguration {
                                                              ObjectProvider<RecurringMethods> recurring,
                                                              ObjectProvider<JsonMapper> json,
                                                              DashboardRedactor redactor,
-                                                             ApplicationEventPublisher events) {
+                                                             ApplicationEventPublisher events, BeanFactory beans) {
         DashboardSettings settings = DashboardSettings.of(properties);
         LocalQueueEndpoint endpoint = endpoints.getIfAvailable(() -> new LocalQueueEndpoint(observed,
                 listeners.getIfAvailable(), bus.getIfUnique(), recurring.getIfAvailable()));
         LocalQueueRegistry queues = observed.queues();
         Overview overview = new Overview(endpoint, queues.clock(), OVERVIEW_MAX_AGE, settings.readOnly(),
-                settings.refresh());
+                settings.refresh(), settings.actionLimit());
         JobReader jobs = new JobReader(queues, new PayloadView(json.getIfAvailable(JsonMapper::new), redactor),
                 settings.pageSize(), settings.countCap());
         DashboardActions actions = new DashboardActions(endpoint, jobs, overview, events, queues.clock(),
                 settings.readOnly(), settings.actionLimit());
-        return new DashboardRoutes(settings, overview, jobs, actions, bus.getIfUnique()).routes();
+        return new DashboardRoutes(settings, overview, jobs, actions, bus.getIfUnique(),
+                new ActionPermission(beans, settings.path() + DashboardRoutes.ACTION)).routes();
     }
 }

@@ -26,14 +26,17 @@ final class Overview {
     private final Duration maxAge;
     private final boolean readOnly;
     private final long refreshMillis;
+    private final int actionLimit;
     private @Nullable Report last;
 
-    Overview(LocalQueueEndpoint endpoint, Clock clock, Duration maxAge, boolean readOnly, Duration refresh) {
+    Overview(LocalQueueEndpoint endpoint, Clock clock, Duration maxAge, boolean readOnly, Duration refresh,
+             int actionLimit) {
         this.endpoint = endpoint;
         this.clock = clock;
         this.maxAge = maxAge;
         this.readOnly = readOnly;
         this.refreshMillis = refresh.toMillis();
+        this.actionLimit = actionLimit;
     }
 
     /** The overview, rebuilt when the last one is older than the maximum age. */
@@ -84,7 +87,7 @@ final class Overview {
             bus = new BusView(all.bus().name(), all.bus().running(), subscriptions, all.bus().executions(),
                     all.bus().storedExecutions());
         }
-        return new Report(now, readOnly, refreshMillis, queues, bus, all.recurring());
+        return new Report(now, readOnly, refreshMillis, actionLimit, queues, bus, all.recurring());
     }
 
     /**
@@ -93,11 +96,12 @@ final class Overview {
      * @param generatedAt when it was built
      * @param readOnly whether actions are refused
      * @param refreshMillis how often an open page asks again
+     * @param actionLimit the most jobs one action changes
      * @param queues the application's queues, by name
      * @param bus the event bus, or null when the application has none
      * @param recurring the recurring jobs, or null when the application declares none
      */
-    record Report(Instant generatedAt, boolean readOnly, long refreshMillis, List<QueueRow> queues,
+    record Report(Instant generatedAt, boolean readOnly, long refreshMillis, int actionLimit, List<QueueRow> queues,
                   @Nullable BusView bus, @Nullable List<RecurringActions.RecurringDescriptor> recurring) {
     }
 

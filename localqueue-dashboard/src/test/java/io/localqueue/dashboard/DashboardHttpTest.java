@@ -164,9 +164,24 @@ class DashboardHttpTest {
         HttpResponse<String> unknown = post(app, "/localqueue/api/action", "{\"action\":\"explode\",\"queue\":\"emails\"}");
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(unknown.body()).contains("explode");
+        HttpResponse<String> both = post(app, "/localqueue/api/action",
+                "{\"action\":\"retry\",\"queue\":\"emails\",\"ids\":[" + dead[0] + "],\"all\":true}");
+        assertThat(both.statusCode()).as("ids and all together act on nothing").isEqualTo(400);
+        assertThat(both.body()).contains("not both");
+        HttpResponse<String> missing = post(app, "/localqueue/api/action",
+                "{\"action\":\"cancel\",\"queue\":\"emails\",\"ids\":[99999]}");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.body()).contains("has no job [99999]");
+        HttpResponse<String> notJson = post(app, "/localqueue/api/action", "{\"action\": ");
+        assertThat(notJson.statusCode()).isEqualTo(400);
+        assertThat(notJson.body()).contains("not the JSON the dashboard reads");
+        HttpResponse<String> twoTargets = post(app, "/localqueue/api/action",
+                "{\"action\":\"pause\",\"queue\":\"emails\",\"recurring\":\"x\"}");
+        assertThat(twoTargets.body()).contains("one target");
+        assertThat(get(app, "/localqueue/api/job?queue=emails&id=abc").body()).contains("must be a whole number");
         List<DashboardActionEvent> audit = app.getBean(DashboardApps.Audit.class).events;
         assertThat(audit).extracting(DashboardActionEvent::action)
-                .containsExactly("retry", "delete", "cancel", "pause", "explode");
+                .containsExactly("retry", "delete", "cancel", "pause", "explode", "retry", "cancel", "null", "pause");
         assertThat(audit.get(0).jobIds()).containsExactly(dead[0]);
         assertThat(audit.get(4).succeeded()).isFalse();
     }

@@ -51,10 +51,14 @@ class DashboardSecurityTest {
         HttpClient viewer = session();
         HttpResponse<String> page = send(viewer, get("viewer:viewer-pw", "/localqueue"));
         assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).as("the viewer's page knows the rules refuse them actions")
+                .contains("name=\"localqueue-read-only\" content=\"true\"").contains("read-only for you");
         assertThat(send(viewer, post("viewer:viewer-pw", pause, token(page))).statusCode()).isEqualTo(403);
 
         HttpClient admin = session();
-        String token = token(send(admin, get("admin:admin-pw", "/localqueue")));
+        HttpResponse<String> adminPage = send(admin, get("admin:admin-pw", "/localqueue"));
+        assertThat(adminPage.body()).contains("name=\"localqueue-read-only\" content=\"false\"");
+        String token = token(adminPage);
         assertThat(send(admin, post("admin:admin-pw", pause, null)).statusCode()).as("without the token (the CSRF "
                 + "check runs before basic authentication, so the refusal may read 401)").isIn(401, 403);
         assertThat(emails.isPaused()).isFalse();

@@ -2,6 +2,7 @@ package io.localqueue.dashboard;
 
 import static org.springframework.security.config.Customizer.withDefaults;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -18,10 +19,12 @@ import org.springframework.security.web.SecurityFilterChain;
 class SecuredApp {
 
     @Bean
-    SecurityFilterChain security(HttpSecurity http) throws Exception {
+    SecurityFilterChain security(HttpSecurity http,
+                                 @Value("${localqueue.dashboard.path:/localqueue}") String dashboard)
+            throws Exception {
         http.authorizeHttpRequests(requests -> requests
-                        .requestMatchers(HttpMethod.POST, "/localqueue/api/action").hasRole("QUEUE_ADMIN")
-                        .requestMatchers("/localqueue", "/localqueue/**").hasAnyRole("QUEUE_VIEWER", "QUEUE_ADMIN")
+                        .requestMatchers(HttpMethod.POST, dashboard + "/api/action").hasRole("QUEUE_ADMIN")
+                        .requestMatchers(dashboard, dashboard + "/**").hasAnyRole("QUEUE_VIEWER", "QUEUE_ADMIN")
                         .anyRequest().authenticated())
                 .formLogin(withDefaults())
                 .httpBasic(withDefaults());

@@ -6,11 +6,13 @@
 const meta = name => document.querySelector(`meta[name="localqueue-${name}"]`).content;
 const BASE = meta('path');
 const READ_ONLY = meta('read-only') === 'true';
+const MODE = meta('mode');
 const REFRESH_MILLIS = Number(meta('refresh-millis')) || 2000;
 const CSRF_HEADER = meta('csrf-header');
 const CSRF_TOKEN = meta('csrf-token');
 const STATES = ['ready', 'delayed', 'leased', 'failed'];
 const STATE_LABELS = {ready: 'Ready', delayed: 'Delayed', leased: 'Leased', failed: 'Dead letters'};
+const STATE_NOUNS = {ready: 'ready job(s)', delayed: 'delayed job(s)', leased: 'leased job(s)', failed: 'dead letter(s)'};
 
 let overview = null;
 let overviewAt = 0;
@@ -74,6 +76,9 @@ function age(seconds) {
 
 const when = iso => iso ? new Date(iso).toLocaleString() : '—';
 
+const rate = perMinute => perMinute === null || perMinute === undefined ? '—'
+    : perMinute >= 100 ? Math.round(perMinute).toLocaleString('en') : perMinute.toFixed(1);
+
 function say(text, bad = false) {
     const box = document.getElementById('message');
     box.textContent = text;
@@ -118,7 +123,7 @@ async function act(request) {
 
 function actionButton(label, request, attrs = {}) {
     return el('button', {
-        type: 'button', disabled: READ_ONLY, title: READ_ONLY ? 'The dashboard is read-only' : null,
+        type: 'button', disabled: READ_ONLY, title: READ_ONLY ? `The dashboard is ${MODE}` : null,
         onclick: () => act(typeof request === 'function' ? request() : request), ...attrs
     }, label);
 }
@@ -142,7 +147,7 @@ function confirmedButton(label, question, request, attrs = {}) {
 
 async function render() {
     const params = new URLSearchParams(location.search);
-    document.getElementById('mode').textContent = READ_ONLY ? 'read-only' : 'actions allowed';
+    document.getElementById('mode').textContent = MODE;
     try {
         if (params.get('subscription')) await renderSubscription(params.get('subscription'), params.get('offset'));
         else if (params.get('queue') && params.get('job')) await renderJob(params.get('queue'), params.get('job'));
@@ -197,7 +202,7 @@ async function renderOverview() {
             el('td', {class: 'num'}, q.dead > 0 ? link({queue: q.name, state: 'failed'}, q.dead.toLocaleString('en'),
                 {class: 'dead'}) : '0'),
             el('td', {class: 'num', text: age(q.lagSeconds)}),
-            el('td', {class: 'num', text: q.throughputPerMinute === null ? '—' : q.throughputPerMinute.toFixed(1)}),
+            el('td', {class: 'num', text: rate(q.throughputPerMinute)}),
             el('td', {text: limits(q)}),
             el('td', {}, el('span', {class: 'badge ' + (q.paused ? 'paused' : 'running'),
                 text: q.paused ? 'paused' : 'running', title: q.pausedBy ? 'paused by ' + q.pausedBy : null})),
@@ -234,7 +239,7 @@ async function renderOverview() {
                 num(s.ready), num(s.leased),
                 el('td', {class: 'num' + (s.dead > 0 ? ' dead' : ''), text: s.dead.toLocaleString('en')}),
                 el('td', {class: 'num', text: age(s.lagSeconds)}),
-                el('td', {class: 'num', text: s.throughputPerMinute === null ? '—' : s.throughputPerMinute.toFixed(1)}),
+                el('td', {class: 'num', text: rate(s.throughputPerMinute)}),
                 el('td', {}, el('span', {class: 'badge ' + (s.paused ? 'paused' : 'running'),
                     text: s.paused ? 'paused' : s.consuming ? 'consuming' : 'not consumed here'})),
                 el('td', {}, pauseButton({subscription: s.name}, s.paused),
@@ -262,8 +267,15 @@ function queueSummary(name, data) {
         queue ? el('p', {},
             `${queue.ready.toLocaleString('en')} ready, ${queue.delayed.toLocaleString('en')} delayed, `
             + `${queue.leased.toLocaleString('en')} leased, ${queue.dead.toLocaleString('en')} dead; `
-            + `lag ${age(queue.lagSeconds)}; controls: ${limits(queue)}. `,
+            + `lag ${age(queue.lagSeconds)}; controls: ${limits(queue)}; counted ${age(queue.observedAgeSeconds)} ago. `,
             pauseButton({queue: name}, queue.paused)) : null);
+}
+
+// What an action on every dead letter will change: all of them, or the first action-limit of them.
+function upTo(page, data) {
+    if (!page.capped && page.count <= data.actionLimit) return `all ${page.count.toLocaleString('en')} dead letter(s)`;
+    return `the first ${data.actionLimit.toLocaleString('en')} of ${page.count.toLocaleString('en')}${page.capped ? '+' : ''} `
+        + `dead letters (the action limit; run it again for the rest)`;
 }
 
 async function renderQueue(name, state, after) {
@@ -282,7 +294,7 @@ async function renderQueue(name, state, after) {
             selectable ? el('td', {}, box) : null,
             el('td', {}, link({queue: name, job: job.id}, String(job.id))),
             el('td', {text: job.jobId ?? '—'}), num(job.priority), el('td', {text: job.key ?? '—'}),
-            el('td', {text: when(state === 'leased' ? job.leaseUntil : job.dueAt)}),
+            el('td', {text: when(state === 'leased' ? job.leaseUntil : state === 'failed' ? job.updatedAt : job.dueAt)}),
             el('td', {class: 'num', text: `${job.attempts}/${job.maxAttempts}`}),
             el('td', {class: 'error', text: job.lastError ?? '', title: job.lastError}),
             el('td', {class: 'preview', text: job.preview, title: job.preview}));
@@ -296,9 +308,9 @@ async function renderQueue(name, state, after) {
                 {dataAction: 'retry-selected'}),
             actionButton('Delete selected', () => ({queue: name, action: 'delete', ids: chosen()}),
                 {class: 'danger', dataAction: 'delete-selected'}),
-            confirmedButton(`Retry all ${count}`, `Move up to ${count} dead letters back to '${name}'?`,
+            confirmedButton(`Retry all ${count}`, `Move ${upTo(page, data)} back to '${name}'?`,
                 () => ({queue: name, action: 'retry', all: true}), {dataAction: 'retry-all'}),
-            confirmedButton(`Delete all ${count}`, `Delete up to ${count} dead letters of '${name}' for good?`,
+            confirmedButton(`Delete all ${count}`, `Delete ${upTo(page, data)} of '${name}' for good?`,
                 () => ({queue: name, action: 'delete', all: true}), {dataAction: 'delete-all'}));
     } else if (waiting) {
         tools.append(
@@ -321,10 +333,11 @@ async function renderQueue(name, state, after) {
         after ? link({queue: name, state}, '« First page') : null,
         page.next ? link({queue: name, state, after: page.next}, 'Next page »', {dataPage: 'next'}) : null);
     document.getElementById('view').replaceChildren(summary, el('section', {id: 'jobs'}, tabs,
-        el('p', {class: 'muted', text: `${count} ${STATE_LABELS[state].toLowerCase()} job(s)`}),
+        el('p', {class: 'muted', text: `${count} ${STATE_NOUNS[state]}`}),
         tools,
         table([...(selectable ? [''] : []), 'Id', 'Job id', {label: 'Priority', num: 1}, 'Key',
-                state === 'leased' ? 'Lease ends' : 'Due', {label: 'Attempts', num: 1}, 'Last error', 'Payload'],
+                state === 'leased' ? 'Lease ends' : state === 'failed' ? 'Failed' : 'Due', {label: 'Attempts', num: 1},
+                'Last error', 'Payload'],
             rows, 'None.'), pager));
 }
 
