@@ -109,7 +109,7 @@ class DashboardBrowserTest {
         browser = Browser.start(dir.resolve("profile"));
 
         browser.open(DashboardApps.base(app) + "/localqueue?queue=emails");
-        browser.shown("input[data-find='job']").sendKeys(dead + org.openqa.selenium.Keys.ENTER);
+        browser.shown("input[data-find='job']").sendKeys(dead + "" + org.openqa.selenium.Keys.ENTER);
         browser.waitForText("#payload", "smtp.example.com");
         assertThat(browser.driver.getCurrentUrl()).endsWith("/localqueue?queue=emails&job=" + dead);
         assertThat(browser.shown("button[data-action='retry']").isEnabled()).isFalse();
