@@ -90,7 +90,8 @@ public final class DashboardScenario implements Scenario {
 
     /**
      * Checks a page of jobs: a full page (or all of a smaller state) starting with the expected job, the count stopped
-     * at the cap, and a cursor for the next page when the page is full.
+     * at the cap (and marked capped only when the state holds more), and a cursor for the next page when the page is
+     * full.
      */
     private static Validation page(JsonNode page, long inState, long firstId) {
         JsonNode jobs = page.get("jobs");
@@ -101,7 +102,7 @@ public final class DashboardScenario implements Scenario {
         boolean starts = !jobs.isEmpty() && jobs.get(0).get("id").asLong() == firstId;
         boolean next = page.path("next").isString();
         return Validation.check(full && starts && next == (inState >= PAGE) && count == expectedCount
-                        && capped == (inState >= COUNT_CAP), jobs.size() + " jobs from "
+                        && capped == (inState > COUNT_CAP), jobs.size() + " jobs from "
                         + (jobs.isEmpty() ? "none" : jobs.get(0).get("id").asLong()) + ", count " + count
                         + (capped ? "+" : "") + " of " + inState + (next ? ", a next cursor" : ", no next cursor"));
     }
