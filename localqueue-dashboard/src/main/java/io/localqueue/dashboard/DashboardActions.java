@@ -73,10 +73,14 @@ final class DashboardActions {
         } else {
             try {
                 result = dispatch(request);
+                recount(request);
             } catch (IllegalArgumentException bad) {
                 result = Result.refused(Result.Status.BAD_REQUEST, bad.getMessage());
+            } catch (RuntimeException failed) {
+                log.warn("Dashboard action {} on {} failed", request.action(), request.target(), failed);
+                result = Result.refused(Result.Status.FAILED, "failed: " + failed.getMessage());
+                overview.invalidate();
             }
-            recount(request);
         }
         audit(request.action(), request.target(), result.jobIds().isEmpty() && request.ids() != null
                 ? request.ids() : result.jobIds(), result, user, remoteAddress);
@@ -325,6 +329,6 @@ final class DashboardActions {
         }
 
         /** How an action ended. */
-        enum Status { DONE, BAD_REQUEST, FORBIDDEN, NOT_FOUND }
+        enum Status { DONE, BAD_REQUEST, FORBIDDEN, NOT_FOUND, FAILED }
     }
 }

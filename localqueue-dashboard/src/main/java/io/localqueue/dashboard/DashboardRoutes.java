@@ -121,6 +121,7 @@ final class DashboardRoutes {
             case BAD_REQUEST -> HttpStatus.BAD_REQUEST;
             case FORBIDDEN -> HttpStatus.FORBIDDEN;
             case NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case FAILED -> HttpStatus.INTERNAL_SERVER_ERROR;
         };
         return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON).body(result);
     }

@@ -187,6 +187,19 @@ class DashboardHttpTest {
     }
 
     @Test
+    void anActionTheStoreFailsAnswersWithTheCauseAndIsAudited() throws Exception {
+        app = DashboardApps.start(dir, "localqueue.dashboard.read-only=false");
+        queues(app).queue("emails").put("x");
+        app.getBean(io.localqueue.LocalQueueDatabase.class).close();
+
+        HttpResponse<String> failed = post(app, "/localqueue/api/action", "{\"action\":\"pause\",\"queue\":\"emails\"}");
+        assertThat(failed.statusCode()).isEqualTo(500);
+        assertThat(failed.body()).contains("failed: ");
+        assertThat(app.getBean(DashboardApps.Audit.class).events).singleElement()
+                .satisfies(event -> assertThat(event.succeeded()).isFalse());
+    }
+
+    @Test
     void theDashboardCanBeMovedOrRemoved() throws Exception {
         app = DashboardApps.start(dir, "localqueue.dashboard.path=/ops/jobs");
         assertThat(get(app, "/ops/jobs").body()).contains("/ops/jobs/assets/dashboard.js");
