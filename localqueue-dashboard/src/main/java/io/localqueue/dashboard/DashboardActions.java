@@ -6,6 +6,7 @@ import io.localqueue.JobState;
 import io.localqueue.QueueFullException;
 import io.localqueue.SimpleQueue;
 import io.localqueue.StoredJob;
+import io.localqueue.bus.EventBus;
 import io.localqueue.spring.actuate.LocalQueueEndpoint;
 import io.localqueue.spring.actuate.QueueActions;
 import io.localqueue.spring.actuate.RecurringActions;
@@ -37,6 +38,7 @@ final class DashboardActions {
             QueueActions.PAUSE_HERE, QueueActions.RESUME_HERE);
     private static final Set<String> SUBSCRIPTION_ACTIONS = Set.of(QueueActions.PAUSE, QueueActions.RESUME,
             QueueActions.PAUSE_HERE, QueueActions.RESUME_HERE, QueueActions.RETRY_DEAD_LETTERS);
+    private static final Set<String> JOB_ACTIONS = Set.of(RETRY, DELETE, CANCEL, RUN_NOW, RESCHEDULE);
     private static final Set<String> RECURRING_ACTIONS = Set.of(RecurringActions.ENABLE, RecurringActions.DISABLE,
             RecurringActions.RUN_NOW);
 
@@ -46,6 +48,7 @@ final class DashboardActions {
     private static final Logger log = LoggerFactory.getLogger(DashboardActions.class);
 
     private final LocalQueueEndpoint endpoint;
+    private final @Nullable EventBus bus;
     private final JobReader jobs;
     private final Overview overview;
     private final ApplicationEventPublisher events;
@@ -53,9 +56,10 @@ final class DashboardActions {
     private final boolean readOnly;
     private final int actionLimit;
 
-    DashboardActions(LocalQueueEndpoint endpoint, JobReader jobs, Overview overview, ApplicationEventPublisher events,
-                     Clock clock, boolean readOnly, int actionLimit) {
+    DashboardActions(LocalQueueEndpoint endpoint, @Nullable EventBus bus, JobReader jobs, Overview overview,
+                     ApplicationEventPublisher events, Clock clock, boolean readOnly, int actionLimit) {
         this.endpoint = endpoint;
+        this.bus = bus;
         this.jobs = jobs;
         this.overview = overview;
         this.events = events;
@@ -90,7 +94,7 @@ final class DashboardActions {
     /** Audits a request the dashboard could not read at all, which changed nothing. */
     Result unreadable(String reason, String user, String remoteAddress) {
         Result result = Result.refused(Result.Status.BAD_REQUEST, reason);
-        audit(null, "nothing (the request could not be read)", List.of(), result, user, remoteAddress);
+        audit("(unreadable)", "nothing (the request could not be read)", List.of(), result, user, remoteAddress);
         return result;
     }
 
@@ -98,10 +102,27 @@ final class DashboardActions {
                        String remoteAddress) {
         String jobs = ids.isEmpty() ? "" : " jobs " + (ids.size() <= LOGGED_IDS ? ids.toString()
                 : ids.subList(0, LOGGED_IDS) + " and " + (ids.size() - LOGGED_IDS) + " more");
-        log.info("Dashboard action by {} from {}: {} on {}{}: {}", user, remoteAddress, action, target, jobs,
-                result.message());
+        log.info("Dashboard action by {} from {}: {} on {}{}: {}: {}", printable(user), remoteAddress,
+                printable(String.valueOf(action)), printable(target), jobs, result.status().words,
+                printable(result.message()));
         events.publishEvent(new DashboardActionEvent(user, remoteAddress, String.valueOf(action), target, ids,
                 result.status() == Result.Status.DONE, result.message(), clock.instant()));
+    }
+
+    /**
+     * Returns text a request supplied as one log line can hold: control characters (a line break that would forge a
+     * line of its own) are written as escapes.
+     */
+    static String printable(String text) {
+        StringBuilder line = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (Character.isISOControl(c)) {
+                line.append(String.format("\\u%04x", (int) c));
+            } else {
+                line.append(c);
+            }
+        }
+        return line.toString();
     }
 
     /**
@@ -110,10 +131,13 @@ final class DashboardActions {
      */
     private void recount(ActionRequest request) {
         String name = request.queue();
-        SimpleQueue<Object> queue = name == null || request.subscription() != null || request.recurring() != null
-                ? null : jobs.known(name);
+        SimpleQueue<Object> queue = name == null ? null : jobs.known(name);
         if (queue != null) {
             queue.diagnostics();
+        }
+        String subscription = request.subscription();
+        if (subscription != null && bus != null && bus.topology().hasSubscription(subscription)) {
+            bus.subscription(subscription).diagnostics();
         }
         overview.invalidate();
     }
@@ -132,6 +156,12 @@ final class DashboardActions {
         if (request.ids() != null && Boolean.TRUE.equals(request.all())) {
             throw new IllegalArgumentException("an action takes either the jobs' 'ids' or 'all': true, not both");
         }
+        boolean onJobs = JOB_ACTIONS.contains(action) && request.recurring() == null;
+        if (!onJobs && (request.ids() != null || request.all() != null)) {
+            throw new IllegalArgumentException("'" + action + "' acts on the whole " + (request.recurring() != null
+                    ? "recurring job" : request.subscription() != null ? "subscription" : "queue")
+                    + ": it takes no 'ids' or 'all'");
+        }
         if (request.recurring() != null) {
             require(RECURRING_ACTIONS, action, "a recurring job");
             return described(endpoint.actOnSubscription(LocalQueueEndpoint.RECURRING, request.recurring(), action,
@@ -139,9 +169,16 @@ final class DashboardActions {
         }
         if (request.subscription() != null) {
             if (RETRY.equals(action)) {
+                if (Boolean.TRUE.equals(request.all())) {
+                    throw new IllegalArgumentException("a subscription's dead letters are all replayed by '"
+                            + QueueActions.RETRY_DEAD_LETTERS + "'; 'retry' takes their 'ids'");
+                }
                 return replayDelivery(request.subscription(), ids(request));
             }
-            require(SUBSCRIPTION_ACTIONS, action, "a subscription");
+            if (!SUBSCRIPTION_ACTIONS.contains(action)) {
+                throw new IllegalArgumentException("no action '" + action + "' on a subscription; expected one of "
+                        + String.join(", ", new java.util.TreeSet<>(SUBSCRIPTION_ACTIONS)) + ", retry");
+            }
             return described(endpoint.actOnSubscription(LocalQueueEndpoint.SUBSCRIPTIONS, request.subscription(),
                     action, null), "the event bus has no subscription '" + request.subscription() + "'");
         }
@@ -256,8 +293,8 @@ final class DashboardActions {
                 last = "; " + retried.message();
             }
         }
-        return new Result(Result.Status.DONE, changed.size() + " dead letter(s) moved back to the subscription"
-                + last, changed);
+        Result.Status status = changed.isEmpty() && !ids.isEmpty() ? Result.Status.NOT_FOUND : Result.Status.DONE;
+        return new Result(status, changed.size() + " dead letter(s) moved back to the subscription" + last, changed);
     }
 
     private static void require(Set<String> allowed, String action, String what) {
@@ -305,13 +342,17 @@ final class DashboardActions {
 
         /** What the request acts on, in words for the log. */
         String target() {
-            if (recurring != null) {
-                return "recurring job '" + recurring + "'";
+            List<String> named = new ArrayList<>();
+            if (queue != null) {
+                named.add("queue '" + queue + "'");
             }
             if (subscription != null) {
-                return "subscription '" + subscription + "'";
+                named.add("subscription '" + subscription + "'");
             }
-            return queue != null ? "queue '" + queue + "'" : "nothing (no target named)";
+            if (recurring != null) {
+                named.add("recurring job '" + recurring + "'");
+            }
+            return named.isEmpty() ? "nothing (no target named)" : String.join(" and ", named);
         }
     }
 
@@ -329,6 +370,14 @@ final class DashboardActions {
         }
 
         /** How an action ended. */
-        enum Status { DONE, BAD_REQUEST, FORBIDDEN, NOT_FOUND, FAILED }
+        enum Status {
+            DONE("done"), BAD_REQUEST("refused"), FORBIDDEN("refused"), NOT_FOUND("refused"), FAILED("failed");
+
+            final String words;
+
+            Status(String words) {
+                this.words = words;
+            }
+        }
     }
 }

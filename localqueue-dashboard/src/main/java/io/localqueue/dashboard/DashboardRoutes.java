@@ -91,6 +91,9 @@ final class DashboardRoutes {
         String queue = required(request, "queue");
         long id = number(request, "id");
         JobReader.JobDetail job = jobs.job(queue, id);
+        if (jobs.known(queue) == null) {
+            return unknownQueue(queue);
+        }
         return job == null ? error(HttpStatus.NOT_FOUND, "queue '" + queue + "' has no job " + id) : json(job);
     }
 

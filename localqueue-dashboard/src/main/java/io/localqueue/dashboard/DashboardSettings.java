@@ -23,13 +23,14 @@ record DashboardSettings(String path, boolean readOnly, Duration refresh, int pa
     /** The most jobs one action may change, so that one request stays a bounded amount of work. */
     static final int MOST_JOBS_PER_ACTION = 100_000;
 
-    private static final Pattern PATH = Pattern.compile("(/[A-Za-z0-9._~-]+)+");
+    /** Segments of letters, digits and {@code . _ ~ -}, none of dots alone ({@code /a/..} would leave the path). */
+    private static final Pattern PATH = Pattern.compile("(/(?!\\.+(/|$))[A-Za-z0-9._~-]+)+");
 
     static DashboardSettings of(DashboardProperties properties) {
         String path = properties.getPath();
         if (path == null || !PATH.matcher(path).matches()) {
             throw invalid("path", path, "must be a path of one or more segments of letters, digits, '.', '_', '~' "
-                    + "or '-', starting with '/' and not ending with one, such as /localqueue");
+                    + "or '-' (not dots alone), starting with '/' and not ending with one, such as /localqueue");
         }
         Duration refresh = properties.getRefreshInterval();
         if (refresh == null || refresh.compareTo(SHORTEST_REFRESH) < 0) {

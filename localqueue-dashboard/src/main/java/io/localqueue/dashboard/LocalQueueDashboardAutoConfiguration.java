@@ -69,8 +69,8 @@ public final class LocalQueueDashboardAutoConfiguration {
                 settings.refresh(), settings.actionLimit());
         JobReader jobs = new JobReader(queues, new PayloadView(json.getIfAvailable(JsonMapper::new), redactor),
                 settings.pageSize(), settings.countCap());
-        DashboardActions actions = new DashboardActions(endpoint, jobs, overview, events, queues.clock(),
-                settings.readOnly(), settings.actionLimit());
+        DashboardActions actions = new DashboardActions(endpoint, bus.getIfUnique(), jobs, overview, events,
+                queues.clock(), settings.readOnly(), settings.actionLimit());
         return new DashboardRoutes(settings, overview, jobs, actions, bus.getIfUnique(),
                 new ActionPermission(beans, settings.path() + DashboardRoutes.ACTION)).routes();
     }

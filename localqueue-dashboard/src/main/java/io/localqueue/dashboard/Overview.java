@@ -82,7 +82,7 @@ final class Overview {
                         s.concurrency(), s.activeDeliveries(), d.ready() - d.delayed(), d.delayed(), d.processing(),
                         d.failed(), d.oldestAvailableAgeSeconds(),
                         throughput.perMinute(s.queue(), d.observedAt(), d.acked() + d.failed()),
-                        d.pausedAt() != null));
+                        d.pausedAt() != null, s.observedAgeSeconds()));
             }
             bus = new BusView(all.bus().name(), all.bus().running(), subscriptions, all.bus().executions(),
                     all.bus().storedExecutions());
@@ -177,9 +177,10 @@ final class Overview {
      * @param lagSeconds how long the oldest due delivery has waited, or null
      * @param throughputPerMinute deliveries finished per minute lately, or null until measured
      * @param paused whether it is paused for every process
+     * @param observedAgeSeconds how old the counts are
      */
     record SubscriptionRow(String name, String queue, List<String> routes, boolean consuming, int concurrency,
                            int active, long ready, long delayed, long leased, long dead, @Nullable Double lagSeconds,
-                           @Nullable Double throughputPerMinute, boolean paused) {
+                           @Nullable Double throughputPerMinute, boolean paused, double observedAgeSeconds) {
     }
 }

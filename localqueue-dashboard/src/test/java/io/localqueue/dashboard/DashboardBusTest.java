@@ -65,6 +65,8 @@ class DashboardBusTest {
                 .isEqualTo(400);
         assertThat(DashboardApps.get(app, "/localqueue/api/dead-deliveries?subscription=nope").statusCode())
                 .isEqualTo(404);
+        assertThat(DashboardApps.post(app, "/localqueue/api/action", "{\"action\":\"retry\",\"subscription\":"
+                + "\"mailer\",\"ids\":[99999]}").statusCode()).as("no such dead letter").isEqualTo(404);
     }
 
     private JsonNode subscription() throws Exception {

@@ -179,9 +179,15 @@ class DashboardHttpTest {
                 "{\"action\":\"pause\",\"queue\":\"emails\",\"recurring\":\"x\"}");
         assertThat(twoTargets.body()).contains("one target");
         assertThat(get(app, "/localqueue/api/job?queue=emails&id=abc").body()).contains("must be a whole number");
+        HttpResponse<String> wholeQueue = post(app, "/localqueue/api/action",
+                "{\"action\":\"resume\",\"queue\":\"emails\",\"ids\":[1]}");
+        assertThat(wholeQueue.statusCode()).isEqualTo(400);
+        assertThat(wholeQueue.body()).contains("acts on the whole queue");
+        assertThat(emails.isPaused()).isTrue();
         List<DashboardActionEvent> audit = app.getBean(DashboardApps.Audit.class).events;
         assertThat(audit).extracting(DashboardActionEvent::action)
-                .containsExactly("retry", "delete", "cancel", "pause", "explode", "retry", "cancel", "null", "pause");
+                .containsExactly("retry", "delete", "cancel", "pause", "explode", "retry", "cancel", "(unreadable)",
+                        "pause", "resume");
         assertThat(audit.get(0).jobIds()).containsExactly(dead[0]);
         assertThat(audit.get(4).succeeded()).isFalse();
     }
@@ -200,6 +206,13 @@ class DashboardHttpTest {
     }
 
     @Test
+    void aNameInARequestCannotForgeALineOfTheAuditLog() {
+        assertThat(DashboardActions.printable("x\n2026-12-07 INFO forged\r\tline"))
+                .isEqualTo("x\\u000a2026-12-07 INFO forged\\u000d\\u0009line").doesNotContain("\n");
+        assertThat(DashboardActions.printable("plain 'queue' é")).isEqualTo("plain 'queue' é");
+    }
+
+    @Test
     void theDashboardCanBeMovedOrRemoved() throws Exception {
         app = DashboardApps.start(dir, "localqueue.dashboard.path=/ops/jobs");
         assertThat(get(app, "/ops/jobs").body()).contains("/ops/jobs/assets/dashboard.js");
@@ -214,6 +227,7 @@ class DashboardHttpTest {
     @Test
     void aBadPropertyFailsTheStartNamingIt() {
         for (String bad : List.of("localqueue.dashboard.path=localqueue", "localqueue.dashboard.path=/a/",
+                "localqueue.dashboard.path=/a/..",
                 "localqueue.dashboard.refresh-interval=10ms", "localqueue.dashboard.page-size=0",
                 "localqueue.dashboard.action-limit=0", "localqueue.dashboard.redacted-keys=--")) {
             String property = bad.substring(0, bad.indexOf('='));

@@ -243,8 +243,8 @@ async function renderOverview() {
                 el('td', {}, el('span', {class: 'badge ' + (s.paused ? 'paused' : 'running'),
                     text: s.paused ? 'paused' : s.consuming ? 'consuming' : 'not consumed here'})),
                 el('td', {}, pauseButton({subscription: s.name}, s.paused),
-                    s.dead > 0 ? actionButton('Replay dead letters',
-                        {subscription: s.name, action: 'retry-dead-letters'}) : null))),
+                    s.dead > 0 ? confirmedButton('Replay dead letters', `Replay every dead letter of '${s.name}'?`,
+                        () => ({subscription: s.name, action: 'retry-dead-letters'})) : null))),
             'No subscriptions.'),
             el('h2', {text: 'Executions'}), table(
                 ['Execution', 'Source', 'State', 'Started', {label: 'Items read', num: 1},
@@ -306,8 +306,8 @@ async function renderQueue(name, state, after) {
         tools.append(
             actionButton('Retry selected', () => ({queue: name, action: 'retry', ids: chosen()}),
                 {dataAction: 'retry-selected'}),
-            actionButton('Delete selected', () => ({queue: name, action: 'delete', ids: chosen()}),
-                {class: 'danger', dataAction: 'delete-selected'}),
+            confirmedButton('Delete selected', 'Delete the selected dead letters for good?',
+                () => ({queue: name, action: 'delete', ids: chosen()}), {dataAction: 'delete-selected'}),
             confirmedButton(`Retry all ${count}`, `Move ${upTo(page, data)} back to '${name}'?`,
                 () => ({queue: name, action: 'retry', all: true}), {dataAction: 'retry-all'}),
             confirmedButton(`Delete all ${count}`, `Delete ${upTo(page, data)} of '${name}' for good?`,
@@ -316,17 +316,18 @@ async function renderQueue(name, state, after) {
         tools.append(
             actionButton('Run selected now', () => ({queue: name, action: 'run-now', ids: chosen()}),
                 {dataAction: 'run-now-selected'}),
-            actionButton('Cancel selected', () => ({queue: name, action: 'cancel', ids: chosen()}),
-                {class: 'danger', dataAction: 'cancel-selected'}));
+            confirmedButton('Cancel selected', 'Cancel the selected jobs? They will never run.',
+                () => ({queue: name, action: 'cancel', ids: chosen()}), {dataAction: 'cancel-selected'}));
     }
     tools.append(el('button', {type: 'button', onclick: () => render()}, 'Refresh'));
-    const wanted = el('input', {type: 'number', min: '1', placeholder: 'job id', 'aria-label': 'Job id',
+    const wanted = el('input', {type: 'number', min: '1', placeholder: 'Id (a number)', 'aria-label': 'Id of a job',
         dataFind: 'job'});
     const find = event => {
         if (wanted.value) navigate(event, {queue: name, job: wanted.value});
+        else say('Type the Id of a job (the number in the first column) to open it.', true);
     };
     wanted.addEventListener('keydown', event => { if (event.key === 'Enter') find(event); });
-    tools.append(wanted, el('button', {type: 'button', onclick: find}, 'Open job'));
+    tools.append(wanted, el('button', {type: 'button', onclick: find}, 'Open job by Id'));
     const tabs = el('nav', {class: 'tabs', 'aria-label': 'States'}, STATES.map(s => link({queue: name, state: s},
         STATE_LABELS[s], {'aria-current': s === state ? 'page' : null, dataState: s})));
     const pager = el('div', {class: 'pager'},
@@ -335,31 +336,34 @@ async function renderQueue(name, state, after) {
     document.getElementById('view').replaceChildren(summary, el('section', {id: 'jobs'}, tabs,
         el('p', {class: 'muted', text: `${count} ${STATE_NOUNS[state]}`}),
         tools,
-        table([...(selectable ? [''] : []), 'Id', 'Job id', {label: 'Priority', num: 1}, 'Key',
+        table([...(selectable ? [''] : []), 'Id', 'Job id (unique key)', {label: 'Priority', num: 1}, 'Key',
                 state === 'leased' ? 'Lease ends' : state === 'failed' ? 'Failed' : 'Due', {label: 'Attempts', num: 1},
                 'Last error', 'Payload'],
             rows, 'None.'), pager));
 }
 
 async function renderJob(queue, id) {
+    crumbs(link({queue}, queue), el('span', {text: `job ${id}`}));
     const job = await read('job', {queue, id});
     crumbs(link({queue}, queue), link({queue, state: job.state}, STATE_LABELS[job.state] ?? job.state),
         el('span', {text: `job ${id}`}));
     document.title = `job ${id} · ${queue} · localqueue`;
-    const fields = [['State', job.state], ['Job id', job.jobId], ['Priority', job.priority],
+    const fields = [['State', job.state], ['Job id (unique key)', job.jobId], ['Priority', job.priority],
         ['Concurrency key', job.key], ['Attempts', `${job.attempts} of ${job.maxAttempts}`], ['Due', when(job.dueAt)],
         ['Lease ends', when(job.leaseUntil)], ['Created', when(job.createdAt)], ['Last change', when(job.updatedAt)],
         ['Failure reason', job.failureReason], ['Last error', job.lastError], ['Decode error', job.decodeError]];
     const tools = el('div', {class: 'toolbar'});
     if (job.state === 'failed') {
         tools.append(actionButton('Retry', {queue, action: 'retry', ids: [job.id]}, {dataAction: 'retry'}),
-            actionButton('Delete', {queue, action: 'delete', ids: [job.id]}, {class: 'danger', dataAction: 'delete'}));
+            confirmedButton('Delete', `Delete job ${job.id} for good?`, () => ({queue, action: 'delete', ids: [job.id]}),
+                {dataAction: 'delete'}));
     } else if (job.state === 'ready' || job.state === 'delayed') {
         const at = el('input', {type: 'datetime-local', 'aria-label': 'New due time', disabled: READ_ONLY});
         tools.append(actionButton('Run now', {queue, action: 'run-now', ids: [job.id]}, {dataAction: 'run-now'}),
             at, actionButton('Reschedule', () => ({queue, action: 'reschedule', ids: [job.id],
                 runAt: at.value ? new Date(at.value).toISOString() : null}), {dataAction: 'reschedule'}),
-            actionButton('Cancel', {queue, action: 'cancel', ids: [job.id]}, {class: 'danger', dataAction: 'cancel'}));
+            confirmedButton('Cancel', `Cancel job ${job.id}? It will never run.`,
+                () => ({queue, action: 'cancel', ids: [job.id]}), {dataAction: 'cancel'}));
     }
     const headers = Object.entries(job.headers);
     document.getElementById('view').replaceChildren(
@@ -379,12 +383,14 @@ async function renderSubscription(name, offset) {
     const sub = data.bus?.subscriptions.find(s => s.name === name);
     document.getElementById('view').replaceChildren(
         el('section', {}, el('h2', {text: `Subscription '${name}'`}),
-            sub ? el('p', {}, `${sub.ready} ready, ${sub.leased} leased, ${sub.dead} dead; lag ${age(sub.lagSeconds)}. `,
-                pauseButton({subscription: name}, sub.paused)) : null),
-        el('section', {}, el('h2', {text: 'Dead letters'}), table(['Id', 'Event type', 'Reason', 'Last error',
+            sub ? el('p', {}, `${sub.ready} ready, ${sub.leased} leased, ${sub.dead} dead; lag ${age(sub.lagSeconds)}; `
+                + `counted ${age(sub.observedAgeSeconds)} ago. `, pauseButton({subscription: name}, sub.paused),
+                el('button', {type: 'button', onclick: () => { overviewAt = 0; render(); }}, 'Refresh')) : null),
+        el('section', {}, el('h2', {text: 'Dead letters'}), table(['Id', 'Event type', 'Failed', 'Reason', 'Last error',
             'Event', ''],
             page.deadLetters.map(d => el('tr', {dataDelivery: d.id},
-                el('td', {text: d.id}), el('td', {text: d.eventType ?? ''}), el('td', {text: d.reason ?? ''}),
+                el('td', {text: d.id}), el('td', {text: d.eventType ?? ''}), el('td', {text: when(d.updatedAt)}),
+                el('td', {text: d.reason ?? ''}),
                 el('td', {class: 'error', text: d.lastError ?? ''}),
                 el('td', {class: 'preview', text: d.preview, title: d.preview}),
                 el('td', {}, actionButton('Replay', {subscription: name, action: 'retry', ids: [d.id]})))),
