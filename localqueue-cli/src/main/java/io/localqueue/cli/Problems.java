@@ -1,0 +1,29 @@
+package io.localqueue.cli;
+
+import io.localqueue.LocalQueueException;
+import picocli.CommandLine;
+
+/**
+ * Turns what a command met into its message and exit code: a problem of the queues (a missing file, a busy database,
+ * an unknown job) is one line and exit 1; anything else is a bug, printed with its stack trace.
+ */
+final class Problems implements CommandLine.IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception failure, CommandLine line, CommandLine.ParseResult parsed)
+            throws Exception {
+        if (failure instanceof CommandLine.ParameterException usage) {
+            // a command line that parsed but names no target, or two: bad usage, as a parse error is
+            return usage.getCommandLine().getParameterExceptionHandler().handleParseException(usage,
+                    parsed.originalArgs().toArray(String[]::new));
+        }
+        if (failure instanceof CliProblem || failure instanceof LocalQueueException
+                || failure instanceof IllegalArgumentException) {
+            line.getErr().println(line.getColorScheme().errorText("localqueue " + line.getCommandName() + ": "
+                    + failure.getMessage()));
+            return LocalQueueCli.PROBLEM;
+        }
+        failure.printStackTrace(line.getErr());
+        return LocalQueueCli.PROBLEM;
+    }
+}

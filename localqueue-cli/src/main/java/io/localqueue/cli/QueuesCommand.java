@@ -1,0 +1,65 @@
+package io.localqueue.cli;
+
+import io.localqueue.LocalQueueDatabase;
+import io.localqueue.QueueStats;
+import io.localqueue.SimpleQueue;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code localqueue queues}: every queue holding a job, with its counts by state (one exact count per queue). */
+@Command(name = "queues", mixinStandardHelpOptions = true,
+        description = "Lists the queues and their counts: ready (delayed included), leased, acked, dead.")
+final class QueuesCommand implements Runnable {
+
+    @CommandLine.ParentCommand
+    LocalQueueCli cli;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    Target target;
+
+    @Mixin
+    Output output;
+
+    @Override
+    public void run() {
+        try (LocalQueueDatabase database = target.open(cli.environment())) {
+            List<QueueRow> queues = new ArrayList<>();
+            for (String name : database.queueNames()) {
+                try (SimpleQueue<byte[]> queue = Queues.open(database, name)) {
+                    QueueStats stats = queue.stats();
+                    queues.add(new QueueRow(name, stats.ready(), stats.processing(), stats.acked(), stats.failed()));
+                }
+            }
+            List<List<String>> rows = queues.stream().map(q -> List.of(q.name(), Queues.count(q.ready()),
+                    Queues.count(q.leased()), Queues.count(q.acked()), Queues.count(q.dead()))).toList();
+            output.print(spec.commandLine().getOut(), new Document(queues),
+                    List.of("QUEUE", "READY", "LEASED", "ACKED", "DEAD"), rows);
+        }
+    }
+
+    /**
+     * The JSON of {@code queues}.
+     *
+     * @param queues every queue, by name
+     */
+    record Document(List<QueueRow> queues) {
+    }
+
+    /**
+     * One queue.
+     *
+     * @param name its name
+     * @param ready ready jobs, delayed ones included
+     * @param leased jobs under a lease
+     * @param acked acknowledged jobs kept
+     * @param dead dead letters
+     */
+    record QueueRow(String name, long ready, long leased, long acked, long dead) {
+    }
+}
