@@ -5,30 +5,16 @@ import io.localqueue.QueueStats;
 import io.localqueue.SimpleQueue;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code localqueue queues}: every queue holding a job, with its counts by state (one exact count per queue). */
 @Command(name = "queues", mixinStandardHelpOptions = true,
         description = "Lists the queues and their counts: ready (delayed included), leased, acked, dead.")
-final class QueuesCommand implements Runnable {
-
-    @CommandLine.ParentCommand
-    LocalQueueCli cli;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Mixin
-    Target target;
-
-    @Mixin
-    Output output;
+final class QueuesCommand extends TargetCommand {
 
     @Override
     public void run() {
-        try (LocalQueueDatabase database = target.open(cli.environment())) {
+        try (LocalQueueDatabase database = open()) {
             List<QueueRow> queues = new ArrayList<>();
             for (String name : database.queueNames()) {
                 try (SimpleQueue<byte[]> queue = Queues.open(database, name)) {
@@ -38,7 +24,7 @@ final class QueuesCommand implements Runnable {
             }
             List<List<String>> rows = queues.stream().map(q -> List.of(q.name(), Queues.count(q.ready()),
                     Queues.count(q.leased()), Queues.count(q.acked()), Queues.count(q.dead()))).toList();
-            output.print(spec.commandLine().getOut(), new Document(queues),
+            output.print(out(), new Document(queues),
                     List.of("QUEUE", "READY", "LEASED", "ACKED", "DEAD"), rows);
         }
     }

@@ -8,9 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,26 +17,14 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Shows counts (ready, delayed, leased, acked, dead), lag, leases, pause and limits.")
-final class StatsCommand implements Runnable {
-
-    @CommandLine.ParentCommand
-    LocalQueueCli cli;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Mixin
-    Target target;
-
-    @Mixin
-    Output output;
+final class StatsCommand extends TargetCommand {
 
     @Option(names = "--queue", paramLabel = "NAME", description = "Only this queue.")
     @Nullable String queue;
 
     @Override
     public void run() {
-        try (LocalQueueDatabase database = target.open(cli.environment())) {
+        try (LocalQueueDatabase database = open()) {
             List<String> names = database.queueNames();
             if (queue != null && !names.contains(queue)) {
                 throw new CliProblem("no queue '" + queue + "' holds a job here; the queues are " + names);
@@ -50,11 +36,11 @@ final class StatsCommand implements Runnable {
                 }
             }
             if (queue != null) {
-                output.print(spec.commandLine().getOut(), all.get(0));
+                output.print(out(), all.get(0));
                 return;
             }
             List<List<String>> rows = all.stream().map(StatsCommand::row).toList();
-            output.print(spec.commandLine().getOut(), Map.of("queues", all), List.of("QUEUE", "READY", "DELAYED",
+            output.print(out(), Map.of("queues", all), List.of("QUEUE", "READY", "DELAYED",
                     "LEASED", "ACKED", "DEAD", "LAG_S", "PAUSED", "LIMITS"), rows);
         }
     }

@@ -8,36 +8,26 @@ import io.localqueue.EnqueueOptions;
 import io.localqueue.Job;
 import io.localqueue.JobState;
 import io.localqueue.SimpleQueue;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The dashboard in a real browser against a running application: an operator opens it, goes into a queue, opens a
  * dead letter and retries it, pauses and resumes the queue; a read-only page and a page under Spring Security refuse
  * what they must.
  */
-class DashboardBrowserTest {
+class DashboardBrowserTest extends RunningAppTest {
 
-    @TempDir
-    Path dir;
-
-    private ConfigurableApplicationContext app;
     private Browser browser;
 
     @AfterEach
-    void close() {
+    void closeBrowser() {
         if (browser != null) {
             browser.close();
-        }
-        if (app != null) {
-            DashboardApps.close(app);
         }
     }
 

@@ -7,13 +7,9 @@ import io.localqueue.bus.BusEvent;
 import io.localqueue.bus.EventBus;
 import io.localqueue.bus.RejectException;
 import io.localqueue.spring.EventHandler;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.JsonNode;
@@ -23,21 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  * With an event bus the dashboard shows its subscriptions and their dead letters through the redaction, and replays
  * and pauses a subscription; without one the page has no bus section.
  */
-class DashboardBusTest {
+class DashboardBusTest extends RunningAppTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @TempDir
-    Path dir;
-
-    private ConfigurableApplicationContext app;
-
-    @AfterEach
-    void close() {
-        if (app != null) {
-            DashboardApps.close(app);
-        }
-    }
 
     @Test
     void aSubscriptionsDeadLetterIsShownMaskedAndReplayed() throws Exception {

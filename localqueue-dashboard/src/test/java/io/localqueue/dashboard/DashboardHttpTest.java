@@ -10,13 +10,9 @@ import io.localqueue.EnqueueItem;
 import io.localqueue.JobState;
 import io.localqueue.SimpleQueue;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,21 +21,10 @@ import tools.jackson.databind.json.JsonMapper;
  * pages of jobs, a job's detail through the redaction, read-only refusals, actions with their audit events, and the
  * properties that remove or misconfigure it.
  */
-class DashboardHttpTest {
+class DashboardHttpTest extends RunningAppTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @TempDir
-    Path dir;
-
-    private ConfigurableApplicationContext app;
-
-    @AfterEach
-    void close() {
-        if (app != null) {
-            DashboardApps.close(app);
-        }
-    }
 
     @Test
     void thePageHoldsNoScriptOfItsOwnAndIsServedUnderAStrictPolicy() throws Exception {

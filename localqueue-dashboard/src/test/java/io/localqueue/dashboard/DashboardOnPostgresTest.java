@@ -8,33 +8,18 @@ import io.localqueue.Job;
 import io.localqueue.JobState;
 import io.localqueue.SimpleQueue;
 import io.localqueue.internal.store.postgresql.PostgresServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The dashboard of an application whose queues live on PostgreSQL reads and acts as on SQLite. */
-class DashboardOnPostgresTest {
+class DashboardOnPostgresTest extends RunningAppTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @TempDir
-    Path dir;
-
-    private ConfigurableApplicationContext app;
-
-    @AfterEach
-    void close() {
-        if (app != null) {
-            DashboardApps.close(app);
-        }
-    }
 
     @Test
     void pagesDetailsAndActionsWorkOnAServer() throws Exception {

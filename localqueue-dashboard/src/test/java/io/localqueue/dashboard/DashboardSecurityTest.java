@@ -9,35 +9,20 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Under Spring Security the application's rules apply to the dashboard: a stranger is turned away, a viewer reads but
  * may not act, an admin acts only with the CSRF token the page carries, and the audit names who acted.
  */
-class DashboardSecurityTest {
+class DashboardSecurityTest extends RunningAppTest {
 
     private static final Pattern TOKEN = Pattern.compile("name=\"localqueue-csrf-token\" content=\"([^\"]+)\"");
 
-    @TempDir
-    Path dir;
-
-    private ConfigurableApplicationContext app;
-
-    @AfterEach
-    void close() {
-        if (app != null) {
-            DashboardApps.close(app);
-        }
-    }
 
     @Test
     void viewersReadAdminsActWithTheTokenAndStrangersAreTurnedAway() throws Exception {
