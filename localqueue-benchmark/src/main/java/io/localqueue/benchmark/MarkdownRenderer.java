@@ -145,30 +145,28 @@ public final class MarkdownRenderer {
     }
 
     private static void observationTable(List<ScenarioResult> results, StringBuilder out) {
-        out.append("| Read | Calls | p50 (median) | p95 | p99 | max | Valid |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---|\n");
-        for (ScenarioResult result : results) {
-            Percentiles latency = result.latency();
-            out.append("| ").append(result.scenario())
-                    .append(" | ").append(Format.grouped(result.operations()))
-                    .append(latencyCells(result))
-                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
-                    .append(" | ").append(valid(result)).append(" |\n");
-        }
-        latencyLegend(results, out);
+        readsTable(results, out, false);
     }
 
     private static void dashboardTable(List<ScenarioResult> results, StringBuilder out) {
-        out.append("| Read | Calls | p50 (median) | p95 | p99 | max | Notes | Valid |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+        readsTable(results, out, true);
+    }
+
+    /** A table of reads measured call by call, with a notes column or not. */
+    private static void readsTable(List<ScenarioResult> results, StringBuilder out, boolean withNotes) {
+        out.append("| Read | Calls | p50 (median) | p95 | p99 | max |").append(withNotes ? " Notes |" : "")
+                .append(" Valid |\n");
+        out.append("|---|---:|---:|---:|---:|---:|").append(withNotes ? "---|" : "").append("---|\n");
         for (ScenarioResult result : results) {
             Percentiles latency = result.latency();
             out.append("| ").append(result.scenario())
                     .append(" | ").append(Format.grouped(result.operations()))
                     .append(latencyCells(result))
-                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()))
-                    .append(" | ").append(notes(result))
-                    .append(" | ").append(valid(result)).append(" |\n");
+                    .append(" | ").append(latency == null ? "—" : Format.duration(latency.max()));
+            if (withNotes) {
+                out.append(" | ").append(notes(result));
+            }
+            out.append(" | ").append(valid(result)).append(" |\n");
         }
         latencyLegend(results, out);
     }

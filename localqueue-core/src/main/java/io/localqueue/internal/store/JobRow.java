@@ -1,5 +1,7 @@
 package io.localqueue.internal.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -28,4 +30,21 @@ public record JobRow(long id, @Nullable String jobId, int status, byte[] payload
                      int attempts, int maxAttempts, int storedPriority, int priority, @Nullable String concurrencyKey,
                      long availableAt, @Nullable Long leaseUntil, long createdAt, long updatedAt,
                      @Nullable String lastError, @Nullable String failureReason) {
+
+    /**
+     * Reads the current row of a store's job query, whose columns come in the order of this record's components
+     * (the headers as their stored text, the lease's end NULL when there is none): every store selects them so.
+     *
+     * @param rows the result set, on a row
+     * @return the row
+     * @throws SQLException when the driver fails
+     */
+    public static JobRow read(ResultSet rows) throws SQLException {
+        long leaseUntil = rows.getLong(12);
+        Long lease = rows.wasNull() ? null : leaseUntil;
+        return new JobRow(rows.getLong(1), rows.getString(2), rows.getInt(3), rows.getBytes(4),
+                StoredHeaders.decode(rows.getString(5)), rows.getInt(6), rows.getInt(7), rows.getInt(8),
+                rows.getInt(9), rows.getString(10), rows.getLong(11), lease, rows.getLong(13), rows.getLong(14),
+                rows.getString(15), rows.getString(16));
+    }
 }

@@ -4,8 +4,6 @@ import io.localqueue.JobState;
 import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.JobPageRequest;
 import io.localqueue.internal.store.JobRow;
-import io.localqueue.internal.store.StoredHeaders;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +73,7 @@ final class JobStatements {
         return session.query(JOB, statement -> {
             statement.setLong(1, id);
             statement.setString(2, queue);
-        }, rows -> rows.next() ? row(rows) : null);
+        }, rows -> rows.next() ? JobRow.read(rows) : null);
     }
 
     static List<JobRow> page(Session session, JobPageRequest request) throws SQLException {
@@ -90,7 +88,7 @@ final class JobStatements {
         }, rows -> {
             List<JobRow> page = new ArrayList<>();
             while (rows.next()) {
-                page.add(row(rows));
+                page.add(JobRow.read(rows));
             }
             return page;
         });
@@ -124,12 +122,4 @@ final class JobStatements {
         return counted == null ? 0 : counted;
     }
 
-    private static JobRow row(ResultSet rows) throws SQLException {
-        long leaseUntil = rows.getLong(12);
-        Long lease = rows.wasNull() ? null : leaseUntil;
-        return new JobRow(rows.getLong(1), rows.getString(2), rows.getInt(3), rows.getBytes(4),
-                StoredHeaders.decode(rows.getString(5)), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-                rows.getInt(9), rows.getString(10), rows.getLong(11), lease, rows.getLong(13), rows.getLong(14),
-                rows.getString(15), rows.getString(16));
-    }
 }

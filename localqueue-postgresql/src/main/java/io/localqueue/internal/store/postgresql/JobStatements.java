@@ -5,7 +5,6 @@ import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.JobPageRequest;
 import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.RowStatus;
-import io.localqueue.internal.store.StoredHeaders;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -107,7 +106,7 @@ final class JobStatements {
             query.setLong(1, id);
             query.setString(2, queue);
             try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? row(rows) : null;
+                return rows.next() ? JobRow.read(rows) : null;
             }
         }
     }
@@ -125,7 +124,7 @@ final class JobStatements {
             List<JobRow> page = new ArrayList<>();
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    page.add(row(rows));
+                    page.add(JobRow.read(rows));
                 }
             }
             return page;
@@ -200,12 +199,4 @@ final class JobStatements {
         query.setLong(++parameter, limit);
     }
 
-    private static JobRow row(ResultSet rows) throws SQLException {
-        long leaseUntil = rows.getLong(12);
-        Long lease = rows.wasNull() ? null : leaseUntil;
-        return new JobRow(rows.getLong(1), rows.getString(2), rows.getInt(3), rows.getBytes(4),
-                StoredHeaders.decode(rows.getString(5)), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-                rows.getInt(9), rows.getString(10), rows.getLong(11), lease, rows.getLong(13), rows.getLong(14),
-                rows.getString(15), rows.getString(16));
-    }
 }
