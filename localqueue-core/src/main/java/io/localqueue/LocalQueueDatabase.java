@@ -5,7 +5,10 @@ import io.localqueue.internal.engine.DatabaseHandles;
 import io.localqueue.internal.store.DataSourceLocation;
 import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.ServerSettings;
+import io.localqueue.internal.store.SnapshotLocation;
 import io.localqueue.internal.store.Stores;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -87,6 +90,53 @@ public final class LocalQueueDatabase implements AutoCloseable {
         }
         FileLocation location = FileLocation.prepare(directory);
         return new LocalQueueDatabase(directory, location.file(), Database.acquire(location, Stores::open));
+    }
+
+    /**
+     * Opens a consistent copy of a queue directory's file for reading, taken through a read-only connection so that
+     * the file itself is never written, not even migrated (SQLite creates its {@code -wal} and {@code -shm} sidecars
+     * for any reader and leaves them empty): for a look at a file the Python library or an earlier release wrote
+     * without changing it. The copy is this handle's alone: what is written through it is lost when the copy is
+     * deleted, once the handle and every queue built on it are closed.
+     *
+     * @param directory an existing queue directory holding its file
+     * @return a handle on the copy, whose {@link #location()} names the file it was taken from
+     * @throws LocalQueueException when the directory holds no file, the file is not a localqueue database or is of a
+     *                             newer layout, or another process held it past SQLite's busy wait
+     * @since 0.1.0
+     */
+    public static LocalQueueDatabase openSnapshot(Path directory) {
+        if (directory == null) {
+            throw new InvalidArgumentException("directory", "directory must not be null");
+        }
+        FileLocation source = FileLocation.existing(directory);
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("localqueue-snapshot");
+        } catch (IOException failure) {
+            throw new LocalQueueException("cannot create a scratch directory for a copy of " + source.file() + ": "
+                    + failure, failure);
+        }
+        SnapshotLocation location = new SnapshotLocation(source.directory(), scratch);
+        return new LocalQueueDatabase(directory, source.file(), Database.acquire(location, Stores::open));
+    }
+
+    /**
+     * Tells, reading only, whether {@link #open(Path)} would leave a queue file's layout as it is: false for a file
+     * the Python library or an earlier release wrote, to which opening adds this release's tables, columns and
+     * indexes (rows are never rewritten, and the Python library keeps working on the file).
+     *
+     * @param directory an existing queue directory holding its file
+     * @return true when the file already has this release's layout
+     * @throws LocalQueueException when the directory holds no file, or the file is not a localqueue database or is of
+     *                             a newer layout
+     * @since 0.1.0
+     */
+    public static boolean isCurrentLayout(Path directory) {
+        if (directory == null) {
+            throw new InvalidArgumentException("directory", "directory must not be null");
+        }
+        return Stores.isCurrentLayout(FileLocation.existing(directory));
     }
 
     /**

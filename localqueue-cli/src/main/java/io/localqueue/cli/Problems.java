@@ -19,7 +19,7 @@ final class Problems implements CommandLine.IExecutionExceptionHandler {
         }
         if (failure instanceof CliProblem || failure instanceof LocalQueueException
                 || failure instanceof IllegalArgumentException) {
-            line.getErr().println(line.getColorScheme().errorText("localqueue " + line.getCommandName() + ": "
+            line.getErr().println(line.getColorScheme().errorText(line.getCommandSpec().qualifiedName(" ") + ": "
                     + failure.getMessage()));
             return LocalQueueCli.PROBLEM;
         }

@@ -25,13 +25,10 @@ final class StatsCommand extends TargetCommand {
     @Override
     public void run() {
         try (LocalQueueDatabase database = open()) {
-            List<String> names = database.queueNames();
-            if (queue != null && !names.contains(queue)) {
-                throw new CliProblem("no queue '" + queue + "' holds a job here; the queues are " + names);
-            }
             List<Map<String, @Nullable Object>> all = new ArrayList<>();
-            for (String name : queue != null ? List.of(queue) : names) {
-                try (SimpleQueue<byte[]> opened = Queues.open(database, name)) {
+            for (String name : queue != null ? List.of(queue) : database.queueNames()) {
+                try (SimpleQueue<byte[]> opened = queue != null ? Queues.existing(database, name)
+                        : Queues.open(database, name)) {
                     all.add(fields(opened.diagnostics()));
                 }
             }

@@ -1,22 +1,20 @@
 package io.localqueue.cli;
 
 import io.localqueue.LocalQueueDatabase;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.sqlite.SQLiteConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * Which queues a command works on: a queue directory ({@code --path}) or a PostgreSQL schema ({@code --url} with
  * {@code --schema}, {@code --user} and a password from an environment variable or a prompt, never from the command
- * line). A directory without a queue file is refused rather than created.
+ * line). A directory without a queue file is refused rather than created; a file of the Python library's (or an
+ * earlier release's) layout is read through a copy, and written only with {@code --upgrade}, since writing through
+ * this library first adds its tables and columns to it.
  */
 final class Target {
 
@@ -44,11 +42,27 @@ final class Target {
             description = "The environment variable holding the PostgreSQL password (default: ${DEFAULT-VALUE}).")
     String passwordVariable = PASSWORD_VARIABLE;
 
+    @Option(names = "--upgrade", description = "Let a command that writes add this library's tables and columns to a "
+            + "file of the Python library's or an earlier release's layout (Python keeps working on it).")
+    boolean upgrade;
+
     @Option(names = "--password", interactive = true, arity = "0", description = "Ask for the PostgreSQL password.")
     char @Nullable [] password;
 
-    /** Opens the target, or refuses a command line that names none, both, or a directory without a queue file. */
-    LocalQueueDatabase open(Map<String, String> environment) {
+    private boolean noted;
+
+    /** Whether the target is a file of this release's layout, or a server (which every open keeps current). */
+    boolean isCurrentLayout() {
+        return path == null || !Files.isRegularFile(path.resolve(LocalQueueDatabase.FILE_NAME))
+                || LocalQueueDatabase.isCurrentLayout(path);
+    }
+
+    /**
+     * Opens the target, or refuses a command line that names none, both, or a directory without a queue file; a file
+     * whose layout opening would change is read through a copy ({@code writes} false) or refused unless
+     * {@code --upgrade} allows it.
+     */
+    LocalQueueDatabase open(Map<String, String> environment, boolean writes, PrintWriter err) {
         CommandLine line = spec.commandLine();
         if ((path == null) == (url == null)) {
             throw new CommandLine.ParameterException(line, path == null
@@ -62,7 +76,7 @@ final class Target {
             throw new CommandLine.ParameterException(line, "--schema, --user and --password go with --url, not "
                     + "--path");
         }
-        return file(path.toAbsolutePath().normalize());
+        return file(path.toAbsolutePath().normalize(), writes, err);
     }
 
     private LocalQueueDatabase server(String jdbcUrl, Map<String, String> environment) {
@@ -84,7 +98,7 @@ final class Target {
         return builder.open();
     }
 
-    private static LocalQueueDatabase file(Path directory) {
+    private LocalQueueDatabase file(Path directory, boolean writes, PrintWriter err) {
         Path file = directory.resolve(LocalQueueDatabase.FILE_NAME);
         if (!Files.isDirectory(directory)) {
             throw new CliProblem("no queue directory at " + directory + ": --path names the directory that holds "
@@ -94,24 +108,22 @@ final class Target {
             throw new CliProblem("no queue file in " + directory + " (" + LocalQueueDatabase.FILE_NAME
                     + " is missing): check --path; this tool does not create one");
         }
-        if (!hasOwnLayout(file)) {
-            throw new CliProblem(file + " has the Python library's layout without this library's additions; opening "
-                    + "it here would add them, so this tool leaves it alone");
+        if (LocalQueueDatabase.isCurrentLayout(directory) || (writes && upgrade)) {
+            return LocalQueueDatabase.open(directory);
         }
-        return LocalQueueDatabase.open(directory);
-    }
-
-    /** Whether the file already has this library's tables, read on a read-only connection that changes nothing. */
-    private static boolean hasOwnLayout(Path file) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        config.setBusyTimeout(5_000);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
-             ResultSet tables = connection.createStatement().executeQuery(
-                     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message_headers'")) {
-            return tables.next();
-        } catch (SQLException unreadable) {
-            throw new CliProblem("cannot read " + file + " as a queue file: " + unreadable.getMessage());
+        String name = "'" + spec.qualifiedName(" ").replaceFirst("^localqueue ", "") + "'";
+        if (writes) {
+            throw new CliProblem(file + " has the Python library's (or an earlier release's) layout, and " + name
+                    + " writes through this library, which first adds its tables and columns to the file (rows stay "
+                    + "as they are, and Python processes keep working on it); run it again with --upgrade to allow "
+                    + "that");
         }
+        if (!noted) {
+            noted = true;
+            err.println("note: " + file + " has the Python library's (or an earlier release's) layout; it is read "
+                    + "through a copy and left as it is");
+            err.flush();
+        }
+        return LocalQueueDatabase.openSnapshot(directory);
     }
 }

@@ -81,10 +81,17 @@ class QueuesAndStatsTest {
 
     @Test
     void everyCommandHasHelpAndTheShellCompletionIsGenerated() {
-        for (String command : new String[] {"queues", "stats"}) {
-            Cli help = Cli.run(command, "--help");
-            assertThat(help.exitCode()).isZero();
-            assertThat(help.out()).contains("--path", "--url", "--json");
+        for (String command : new String[] {"queues", "stats", "jobs", "failed list", "failed show", "failed retry",
+                "failed purge", "pause", "resume", "recurring list", "recurring enable", "recurring disable",
+                "recurring run", "check", "backup", "vacuum", "tail", "doctor"}) {
+            Cli help = Cli.run((command + " --help").split(" "));
+            assertThat(help.exitCode()).as(command).isZero();
+            assertThat(help.out()).as(command).contains("--path", "--url", "--json", "--upgrade");
+        }
+        for (String group : new String[] {"failed", "recurring"}) {
+            Cli bare = Cli.run(group);
+            assertThat(bare.exitCode()).as(group).isEqualTo(LocalQueueCli.USAGE);
+            assertThat(bare.err()).as(group).contains("name what to do");
         }
         Cli completion = Cli.run("generate-completion");
         assertThat(completion.exitCode()).isZero();

@@ -25,15 +25,16 @@ import org.jspecify.annotations.Nullable;
  * is due in 10 minutes; {@value #ACKED} is done; and eleven dead letters, one per stored failure reason plus one
  * without a reason (as rows from before reasons existed) and one with a reason this version does not know.
  */
-final class PythonDatabase {
+public final class PythonDatabase {
 
     /** When the test looks at the file: 2025-07-24T23:35:00Z, in epoch milliseconds. */
-    static final long NOW = 1_753_400_100_000L;
-    static final Instant NOW_INSTANT = Instant.ofEpochMilli(NOW);
+    public static final long NOW = 1_753_400_100_000L;
+    /** {@link #NOW} as an instant. */
+    public static final Instant NOW_INSTANT = Instant.ofEpochMilli(NOW);
 
-    static final String QUEUE = "default";
-    static final String REPORTS = "reports";
-    static final String BUS = "__bus__:default:sub";
+    public static final String QUEUE = "default";
+    public static final String REPORTS = "reports";
+    public static final String BUS = "__bus__:default:sub";
 
     /** The Python default lease. */
     static final long LEASE_MILLIS = 60_000;
@@ -49,7 +50,7 @@ final class PythonDatabase {
     static final String EMAIL_JSON = "{\"task\": \"send-email\", \"to\": \"caf\\u00e9\"}";
     static final Map<String, Object> EMAIL = Map.of("task", "send-email", "to", "café");
 
-    static final String JOB_ID = "order-42";
+    public static final String JOB_ID = "order-42";
     static final String EXECUTION_ID = "6f1c2b9e4d3a4f0b8e7d6c5b4a392817";
     static final String OTHER_EXECUTION_ID = "0a1b2c3d4e5f40718293a4b5c6d7e8f9";
 
@@ -58,25 +59,25 @@ final class PythonDatabase {
             "unknown_event_type", "invalid_envelope", "invalid_payload", "handler_timeout",
             "explicit_permanent_failure", "no_handler", "rejected");
 
-    static final String READY = "ready";
-    static final String EXPIRED_LEASE = "expired-lease";
-    static final String LIVE_LEASE = "live-lease";
-    static final String ACKED = "acked";
-    static final String DELAYED = "delayed";
-    static final String NACKED = "nacked";
-    static final String WITH_JOB_ID = "with-job-id";
-    static final String FAILED_WITHOUT_REASON = "failed-without-reason";
-    static final String FAILED_UNKNOWN_REASON = "failed-unknown-reason";
-    static final String READY_LAST = "ready-last";
-    static final String REPORTS_WITH_JOB_ID = "reports-with-job-id";
-    static final String REPORTS_ACKED = "reports-acked";
+    public static final String READY = "ready";
+    public static final String EXPIRED_LEASE = "expired-lease";
+    public static final String LIVE_LEASE = "live-lease";
+    public static final String ACKED = "acked";
+    public static final String DELAYED = "delayed";
+    public static final String NACKED = "nacked";
+    public static final String WITH_JOB_ID = "with-job-id";
+    public static final String FAILED_WITHOUT_REASON = "failed-without-reason";
+    public static final String FAILED_UNKNOWN_REASON = "failed-unknown-reason";
+    public static final String READY_LAST = "ready-last";
+    public static final String REPORTS_WITH_JOB_ID = "reports-with-job-id";
+    public static final String REPORTS_ACKED = "reports-acked";
     /** Acked bus delivery held by both executions. */
     static final String BUS_HELD_ACKED = "bus-held-acked";
     /** Acked bus delivery emitted by the handler of {@value #BUS_HELD_ACKED}; no execution holds it. */
     static final String BUS_FREE_ACKED = "bus-free-acked";
     /** Rejected bus delivery held by execution {@value #EXECUTION_ID}. */
     static final String BUS_HELD_FAILED = "bus-held-failed";
-    static final String BUS_READY = "bus-ready";
+    public static final String BUS_READY = "bus-ready";
 
     private static final long START = NOW - 3_600_000;
 
@@ -91,12 +92,12 @@ final class PythonDatabase {
     }
 
     /** The label of the dead letter with a stored reason. */
-    static String failed(String reason) {
+    public static String failed(String reason) {
         return "failed-" + reason;
     }
 
     /** Creates the file {@code localqueue.db} in {@code directory}. */
-    static PythonDatabase create(Path directory) throws SQLException {
+    public static PythonDatabase create(Path directory) throws SQLException {
         Path file = directory.resolve("localqueue.db");
         Map<String, StoredRow> rows = rows();
         Map<String, Long> ids = new LinkedHashMap<>();
@@ -111,11 +112,11 @@ final class PythonDatabase {
         return new PythonDatabase(file, rows, ids);
     }
 
-    Path file() {
+    public Path file() {
         return file;
     }
 
-    long id(String label) {
+    public long id(String label) {
         Long id = ids.get(label);
         if (id == null) {
             throw new IllegalArgumentException("no fixture row " + label);

@@ -42,6 +42,27 @@ public record FileLocation(Path directory) implements StoreLocation {
     }
 
     /**
+     * Returns the location of an existing queue directory holding a file, creating and changing nothing.
+     *
+     * @param directory the queue directory as given
+     * @return the location
+     * @throws LocalQueueException when the directory or its {@value #FILE_NAME} is missing
+     */
+    public static FileLocation existing(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            throw new LocalQueueException("no queue directory at " + directory);
+        }
+        if (!Files.isRegularFile(directory.resolve(FILE_NAME))) {
+            throw new LocalQueueException("no queue file in " + directory + " (" + FILE_NAME + " is missing)");
+        }
+        try {
+            return new FileLocation(directory.toRealPath());
+        } catch (IOException failure) {
+            throw new LocalQueueException("cannot resolve queue directory " + directory + ": " + failure, failure);
+        }
+    }
+
+    /**
      * Returns the database file.
      *
      * @return the directory's {@value #FILE_NAME}

@@ -33,4 +33,15 @@ public interface StoreProvider {
      * @return the open store
      */
     QueueStore open(StoreLocation location);
+
+    /**
+     * Tells, reading only, whether opening a location would leave the layout of the database there as it is; a store
+     * asked of a location it does not serve answers true.
+     *
+     * @param location a location this provider serves
+     * @return false when opening adds tables, columns or indexes to what is there
+     */
+    default boolean isCurrentLayout(StoreLocation location) {
+        return true;
+    }
 }

@@ -34,6 +34,17 @@ public final class Stores {
         return providerFor(location, url).open(location);
     }
 
+    /**
+     * Tells, reading only, whether opening a location would leave its layout as it is.
+     *
+     * @param location where the database is
+     * @return false when opening would add to its layout
+     * @throws LocalQueueException when no store serves it, or what is there cannot be opened
+     */
+    public static boolean isCurrentLayout(StoreLocation location) {
+        return providerFor(location, null).isCurrentLayout(location);
+    }
+
     private static StoreProvider providerFor(StoreLocation location, @Nullable String url) {
         List<StoreProvider> providers = ServiceLoader.load(StoreProvider.class, StoreProvider.class.getClassLoader())
                 .stream().map(ServiceLoader.Provider::get).toList();

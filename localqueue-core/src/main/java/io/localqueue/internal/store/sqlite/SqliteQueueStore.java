@@ -19,6 +19,7 @@ import io.localqueue.internal.store.RecurringRow;
 import io.localqueue.internal.store.JobPageRequest;
 import io.localqueue.internal.store.JobRow;
 import io.localqueue.internal.store.ReadyRow;
+import io.localqueue.internal.store.SnapshotLocation;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.wakeup.Wakeups;
@@ -61,10 +62,13 @@ public final class SqliteQueueStore implements QueueStore {
     private final Wakeups wakeups;
     private final ClaimTurns claimTurns;
     private final LiveProcesses live;
+    private final @Nullable SnapshotLocation snapshot;
     private volatile boolean closed;
 
-    private SqliteQueueStore(Path directory, SqliteConnector connector, String sqliteVersion, Writer writer) {
+    private SqliteQueueStore(Path directory, SqliteConnector connector, String sqliteVersion, Writer writer,
+                             @Nullable SnapshotLocation snapshot) {
         this.directory = directory;
+        this.snapshot = snapshot;
         this.file = connector.file();
         this.sqliteVersion = sqliteVersion;
         this.writer = writer;
@@ -84,6 +88,41 @@ public final class SqliteQueueStore implements QueueStore {
      * @throws LocalQueueException when the file cannot be used or is not a localqueue database (left untouched)
      */
     public static SqliteQueueStore open(Path directory) {
+        return open(directory, null);
+    }
+
+    /**
+     * Opens a copy of a queue directory's file in the location's scratch directory, taken through a read-only
+     * connection so the file itself is never written; the copy is migrated as any file is, and closing the store
+     * deletes the scratch directory.
+     *
+     * @param location the file and the scratch directory
+     * @return the open store on the copy
+     * @throws LocalQueueException when the file is missing, not a localqueue database, of a newer layout, or busy
+     */
+    public static SqliteQueueStore openSnapshot(SnapshotLocation location) {
+        try {
+            FileSnapshot.copy(location.file(), location.scratch().resolve(FILE_NAME));
+            return open(location.scratch(), location);
+        } catch (RuntimeException failure) {
+            FileSnapshot.delete(location.scratch());
+            throw failure;
+        }
+    }
+
+    /**
+     * Tells, reading only, whether opening a queue file would leave its layout as it is.
+     *
+     * @param file an existing queue file
+     * @return false for a file the Python library or an earlier release wrote, to which opening adds this release's
+     *         tables, columns and indexes
+     * @throws LocalQueueException when the file is missing, not a localqueue database, or of a newer layout
+     */
+    public static boolean isCurrentLayout(Path file) {
+        return FileSnapshot.isCurrent(file);
+    }
+
+    private static SqliteQueueStore open(Path directory, @Nullable SnapshotLocation snapshot) {
         Path file = directory.resolve(FILE_NAME);
         if (Files.isSymbolicLink(file) && !Files.exists(file)) {
             throw new LocalQueueException(file + " is a symbolic link to a file that does not exist; it was left as "
@@ -104,7 +143,7 @@ public final class SqliteQueueStore implements QueueStore {
         } catch (SQLException failure) {
             throw new LocalQueueException("cannot open " + file + " for writing: " + failure.getMessage(), failure);
         }
-        return new SqliteQueueStore(directory, connector, version, writer);
+        return new SqliteQueueStore(directory, connector, version, writer, snapshot);
     }
 
     @Override
@@ -253,7 +292,7 @@ public final class SqliteQueueStore implements QueueStore {
 
     @Override
     public String location() {
-        return file.toString();
+        return snapshot == null ? file.toString() : snapshot.file() + " (a copy taken for reading)";
     }
 
     @Override
@@ -286,6 +325,9 @@ public final class SqliteQueueStore implements QueueStore {
         wakeups.close();
         writer.close();
         readers.close();
+        if (wasOpen && snapshot != null) {
+            FileSnapshot.delete(snapshot.scratch());
+        }
     }
 
     private <R> R read(SessionWork<R> work) {
