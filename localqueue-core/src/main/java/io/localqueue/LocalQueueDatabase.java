@@ -428,6 +428,23 @@ public final class LocalQueueDatabase implements AutoCloseable {
         }
 
         /**
+         * Tells, on a connection of its own and reading only, whether {@link #open()} would leave the schema as it is:
+         * false when the schema is missing (a mistyped name, say) or lacks a table or column of this release.
+         *
+         * @return true when the schema holds this release's whole layout
+         * @throws LocalQueueException when the server cannot be reached, the {@code localqueue-postgresql} module is
+         *                             missing, or the schema holds other tables or a newer layout
+         * @since 0.1.0
+         */
+        public boolean isCurrentLayout() {
+            return Stores.isCurrentLayout(settings());
+        }
+
+        private ServerSettings settings() {
+            return new ServerSettings(url, username, password, schema, poolSize);
+        }
+
+        /**
          * Opens the handle, creating the schema and tables as needed; equal settings in one JVM share one pool.
          *
          * @return a handle to close when done
@@ -435,8 +452,7 @@ public final class LocalQueueDatabase implements AutoCloseable {
          *                             missing, or the schema holds other tables
          */
         public LocalQueueDatabase open() {
-            ServerSettings settings = new ServerSettings(url, username, password, schema, poolSize);
-            return new LocalQueueDatabase(null, null, Database.acquire(settings, Stores::open));
+            return new LocalQueueDatabase(null, null, Database.acquire(settings(), Stores::open));
         }
     }
 }

@@ -34,7 +34,6 @@ final class DoctorCommand extends TargetCommand {
 
     @Override
     public void run() {
-        boolean current = target.isCurrentLayout();
         try (LocalQueueDatabase database = open()) {
             Map<String, @Nullable Object> facts = new LinkedHashMap<>();
             List<Map<String, String>> findings = new ArrayList<>();
@@ -44,7 +43,8 @@ final class DoctorCommand extends TargetCommand {
             facts.put("localqueueVersion", new CliVersion().getVersion()[0]);
             facts.put("java", System.getProperty("java.version"));
             if (database.isFile()) {
-                facts.put("layout", current ? "this release's" : "the Python library's or an earlier release's");
+                facts.put("layout", target.readThroughACopy() ? "the Python library's or an earlier release's"
+                        : "this release's");
                 file(database.file(), facts, findings);
             }
             List<String> names = database.queueNames();

@@ -42,8 +42,9 @@ final class Target {
             description = "The environment variable holding the PostgreSQL password (default: ${DEFAULT-VALUE}).")
     String passwordVariable = PASSWORD_VARIABLE;
 
-    @Option(names = "--upgrade", description = "Let a command that writes add this library's tables and columns to a "
-            + "file of the Python library's or an earlier release's layout (Python keeps working on it).")
+    @Option(names = "--upgrade", description = "Let a command add this library's tables and columns: to a file of the "
+            + "Python library's or an earlier release's layout (Python keeps working on it), when it writes; to a "
+            + "PostgreSQL schema that lacks them (or does not exist), whatever it does.")
     boolean upgrade;
 
     @Option(names = "--password", interactive = true, arity = "0", description = "Ask for the PostgreSQL password.")
@@ -51,10 +52,11 @@ final class Target {
 
     private boolean noted;
 
-    /** Whether the target is a file of this release's layout, or a server (which every open keeps current). */
-    boolean isCurrentLayout() {
-        return path == null || !Files.isRegularFile(path.resolve(LocalQueueDatabase.FILE_NAME))
-                || LocalQueueDatabase.isCurrentLayout(path);
+    private boolean readThroughACopy;
+
+    /** Whether the last {@link #open} read a file of another layout through a copy. */
+    boolean readThroughACopy() {
+        return readThroughACopy;
     }
 
     /**
@@ -95,6 +97,11 @@ final class Target {
         if (secret != null && !secret.isEmpty()) {
             builder.password(secret);
         }
+        if (!upgrade && !builder.isCurrentLayout()) {
+            throw new CliProblem("schema '" + (schema == null ? LocalQueueDatabase.DEFAULT_SCHEMA : schema)
+                    + "' holds no localqueue tables of this release's layout (missing, or older): check --schema; "
+                    + "--upgrade lets this tool create or update them, as the application does when it starts");
+        }
         return builder.open();
     }
 
@@ -118,6 +125,7 @@ final class Target {
                     + "as they are, and Python processes keep working on it); run it again with --upgrade to allow "
                     + "that");
         }
+        readThroughACopy = true;
         if (!noted) {
             noted = true;
             err.println("note: " + file + " has the Python library's (or an earlier release's) layout; it is read "

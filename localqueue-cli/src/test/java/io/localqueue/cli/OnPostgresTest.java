@@ -80,6 +80,17 @@ class OnPostgresTest {
         assertThat(run(target, "failed", "purge", "--queue", "emails", "--all", "--yes").out())
                 .contains("purge: 0 dead letters");
 
+        Cli typo = Cli.run(Map.of(), "queues", "--url", PostgresServer.url(), "--schema", schema + "_typo");
+        assertThat(typo.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
+        assertThat(typo.err()).contains("schema '" + schema + "_typo' holds no localqueue tables", "--upgrade");
+        assertThat(LocalQueueDatabase.server(PostgresServer.url()).schema(schema + "_typo").isCurrentLayout())
+                .as("the schema, still missing").isFalse();
+        Cli created = Cli.run(Map.of(), "queues", "--url", PostgresServer.url(), "--schema", schema + "_new",
+                "--upgrade");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        assertThat(LocalQueueDatabase.server(PostgresServer.url()).schema(schema + "_new").isCurrentLayout())
+                .isTrue();
+
         Cli backup = Cli.run(Map.of(), concat(target, "backup", "/tmp/never"));
         assertThat(backup.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
         assertThat(backup.err()).contains("pg_dump");

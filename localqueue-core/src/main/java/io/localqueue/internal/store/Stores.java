@@ -25,13 +25,7 @@ public final class Stores {
      * @throws LocalQueueException when no store on the path serves it, naming the module to add
      */
     public static QueueStore open(StoreLocation location) {
-        String url = null;
-        if (location instanceof ServerSettings settings) {
-            url = settings.url();
-        } else if (location instanceof DataSourceLocation dataSource) {
-            url = dataSource.url();
-        }
-        return providerFor(location, url).open(location);
+        return providerFor(location).open(location);
     }
 
     /**
@@ -42,7 +36,17 @@ public final class Stores {
      * @throws LocalQueueException when no store serves it, or what is there cannot be opened
      */
     public static boolean isCurrentLayout(StoreLocation location) {
-        return providerFor(location, null).isCurrentLayout(location);
+        return providerFor(location).isCurrentLayout(location);
+    }
+
+    private static StoreProvider providerFor(StoreLocation location) {
+        String url = null;
+        if (location instanceof ServerSettings settings) {
+            url = settings.url();
+        } else if (location instanceof DataSourceLocation dataSource) {
+            url = dataSource.url();
+        }
+        return providerFor(location, url);
     }
 
     private static StoreProvider providerFor(StoreLocation location, @Nullable String url) {

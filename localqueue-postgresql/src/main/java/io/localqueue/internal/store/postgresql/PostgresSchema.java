@@ -266,7 +266,47 @@ final class PostgresSchema {
                 version   integer NOT NULL
             )""";
 
+    /** Every table of the layout, which a schema of this version holds. */
+    private static final List<String> TABLES = List.of("messages", "message_headers", "localqueue_turns",
+            "queue_controls", "queue_claims", "recurring_jobs", "recurring_ticks", "ingestion_checkpoints",
+            "event_bus_executions", "event_bus_execution_deliveries", "event_bus_delivery_edges",
+            "event_bus_execution_runtime", "localqueue_schema");
+
     private PostgresSchema() {
+    }
+
+    /**
+     * Tells, reading only, whether {@link #createOrMigrate} would leave a schema as it is: false when the schema is
+     * missing, or lacks a table or column of this version.
+     *
+     * @param connection a connection of the caller's
+     * @param schema a valid schema name
+     * @return true when the schema holds this version's whole layout
+     * @throws LocalQueueException when it holds a {@code messages} table that is not localqueue's, or a newer layout
+     * @throws SQLException when the database refuses a query
+     */
+    static boolean isCurrent(Connection connection, String schema) throws SQLException {
+        requireValidName(schema);
+        Set<String> columns = requireLocalQueueTables(connection, schema);
+        Set<String> tables = new LinkedHashSet<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT table_name FROM information_schema.tables "
+                + "WHERE table_schema = ?")) {
+            query.setString(1, schema);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    tables.add(rows.getString(1));
+                }
+            }
+        }
+        if (!tables.containsAll(TABLES) || !ADDED_COLUMNS.stream()
+                .allMatch(column -> columns.contains(column.substring(0, column.indexOf(' '))))) {
+            return false;
+        }
+        int stored = storedVersion(connection, schema);
+        if (stored > VERSION) {
+            throw newerLayout(schema, stored);
+        }
+        return stored == VERSION;
     }
 
     /**
@@ -301,8 +341,7 @@ final class PostgresSchema {
             statement.execute(CREATE_VERSION.formatted(schema));
             int stored = storedVersion(connection, schema);
             if (stored > VERSION) {
-                throw new LocalQueueException("schema " + schema + " holds localqueue layout version " + stored
-                        + ", newer than this version's " + VERSION + "; upgrade localqueue to use it");
+                throw newerLayout(schema, stored);
             }
             statement.execute(CREATE_MESSAGES.formatted(schema));
             for (String column : ADDED_COLUMNS) {
@@ -391,6 +430,11 @@ final class PostgresSchema {
                     + "lacks columns " + missing);
         }
         return columns;
+    }
+
+    private static LocalQueueException newerLayout(String schema, int stored) {
+        return new LocalQueueException("schema " + schema + " holds localqueue layout version " + stored
+                + ", newer than this version's " + VERSION + "; upgrade localqueue to use it");
     }
 
     private static int storedVersion(Connection connection, String schema) throws SQLException {

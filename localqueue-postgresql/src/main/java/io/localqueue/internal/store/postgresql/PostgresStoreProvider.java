@@ -8,6 +8,10 @@ import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.ServerSettings;
 import io.localqueue.internal.store.StoreLocation;
 import io.localqueue.internal.store.StoreProvider;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +43,29 @@ public final class PostgresStoreProvider implements StoreProvider {
             return new PostgresQueueStore(caller.dataSource(), caller.schema(), null);
         }
         return open((ServerSettings) location);
+    }
+
+    @Override
+    public boolean isCurrentLayout(StoreLocation location) {
+        if (!(location instanceof ServerSettings settings)) {
+            return true;
+        }
+        Properties properties = new Properties();
+        if (settings.username() != null) {
+            properties.setProperty("user", settings.username());
+        }
+        if (settings.password() != null) {
+            properties.setProperty("password", settings.password());
+        }
+        properties.setProperty("ApplicationName", "localqueue");
+        properties.setProperty("loginTimeout", String.valueOf(CONNECTION_TIMEOUT_MILLIS / 1000));
+        try (Connection connection = DriverManager.getConnection(settings.url(), properties)) {
+            return PostgresSchema.isCurrent(connection, settings.schema());
+        } catch (SQLException failure) {
+            throw new LocalQueueException("cannot connect to " + ServerSettings.withoutCredentials(settings.url())
+                    + " as " + (settings.username() == null ? "the URL's user" : settings.username()) + ": "
+                    + rootMessage(failure), failure);
+        }
     }
 
     /** Opens the store on a pool of its own, which closing the store closes. */

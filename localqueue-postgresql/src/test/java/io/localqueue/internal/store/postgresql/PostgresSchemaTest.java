@@ -43,6 +43,28 @@ class PostgresSchemaTest {
     }
 
     @Test
+    void theLayoutIsCurrentOnlyOnceCreatedAndTheLookCreatesNothing() throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            assertThat(PostgresSchema.isCurrent(connection, schema)).as("a schema that does not exist").isFalse();
+            assertThat(names(connection, "SELECT schema_name FROM information_schema.schemata WHERE schema_name = '"
+                    + schema + "'")).as("not created by the look").isEmpty();
+
+            PostgresSchema.createOrMigrate(connection, schema);
+            assertThat(PostgresSchema.isCurrent(connection, schema)).isTrue();
+
+            statement.execute("ALTER TABLE " + schema + ".messages DROP COLUMN concurrency_key");
+            assertThat(PostgresSchema.isCurrent(connection, schema)).as("a column missing").isFalse();
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("DROP TABLE " + schema + ".recurring_ticks");
+            assertThat(PostgresSchema.isCurrent(connection, schema)).as("a table missing").isFalse();
+            PostgresSchema.createOrMigrate(connection, schema);
+            statement.execute("UPDATE " + schema + ".localqueue_schema SET version = " + (PostgresSchema.VERSION + 1));
+            assertThatThrownBy(() -> PostgresSchema.isCurrent(connection, schema))
+                    .isInstanceOf(LocalQueueException.class).hasMessageContaining("newer than this version's");
+        }
+    }
+
+    @Test
     void aDeliveryAnExecutionReportsOnCannotBeDeletedAndEdgesGoWithTheirDeliveries() throws SQLException {
         try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
             PostgresSchema.createOrMigrate(connection, schema);
