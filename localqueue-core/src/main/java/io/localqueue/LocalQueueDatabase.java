@@ -285,6 +285,18 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     /**
+     * Reads the highest id a job of any queue holds now, reading only; ids only grow, so a job put later has a higher
+     * one, which is where {@link SimpleQueue#listJobsPut} starts a watch.
+     *
+     * @return the id, 0 when the database holds no job
+     * @since 0.1.0
+     */
+    public long lastJobId() {
+        requireOpen();
+        return database.store().lastJobId();
+    }
+
+    /**
      * Runs SQLite's integrity check ({@code FULL}) or quick check ({@code QUICK}) and the foreign-key check over
      * the whole file, like {@link SimpleQueue#checkIntegrity(IntegrityCheckMode, int)}.
      *

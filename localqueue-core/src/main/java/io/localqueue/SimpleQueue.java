@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -798,9 +799,7 @@ public final class SimpleQueue<T> implements AutoCloseable {
      */
     public List<StoredJob<T>> listJobs(JobState state, @Nullable JobCursor after, int limit) {
         requireArgument(state, "state");
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidArgumentException("limit", "limit must be between 1 and " + MAX_PAGE + ", got " + limit);
-        }
+        requirePage(limit);
         List<JobRow> rows = engine.listJobs(state, after, limit);
         List<StoredJob<T>> jobs = new ArrayList<>(rows.size());
         for (JobRow row : rows) {
@@ -819,6 +818,62 @@ public final class SimpleQueue<T> implements AutoCloseable {
     public Optional<StoredJob<T>> findJob(long id) {
         JobRow row = engine.job(id);
         return row == null ? Optional.empty() : Optional.of(toStoredJob(row, stateOf(row)));
+    }
+
+    /**
+     * Lists this queue's jobs whose ids lie after {@code afterId} and up to {@code throughId}, in id order, whatever
+     * their state, reading only: ids only grow, so a poller that reads up to {@link LocalQueueDatabase#lastJobId()}
+     * each time and starts the next read there sees every job put since. The walk goes by id and steps over other
+     * queues' jobs of the range. On PostgreSQL an id is drawn before its transaction commits, so a job committed late
+     * may fall behind a bound already read: a poller that re-reads a short window behind its bound catches it.
+     *
+     * @param afterId the range's exclusive start, 0 or more
+     * @param throughId the range's inclusive end
+     * @param limit how many to return, 1 to {@value #MAX_PAGE}
+     * @return the jobs, shorter than {@code limit} only when the range holds no more of this queue's
+     * @throws InvalidArgumentException naming {@code afterId} or {@code limit} when out of range
+     * @since 0.1.0
+     */
+    public List<StoredJob<T>> listJobsPut(long afterId, long throughId, int limit) {
+        if (afterId < 0) {
+            throw new InvalidArgumentException("afterId", "afterId must be 0 or more, got " + afterId);
+        }
+        requirePage(limit);
+        return storedJobs(engine.jobsPut(afterId, throughId, limit));
+    }
+
+    /**
+     * Reads those of this queue's jobs whose ids are given, in id order, whatever their state, reading only: a
+     * watcher's look at the jobs it follows, in one read.
+     *
+     * @param ids the ids, at most {@value #MAX_PAGE}
+     * @return the jobs found; an id of another queue's job, of a deleted one or of none is left out
+     * @throws InvalidArgumentException naming {@code ids} when null or longer than a page
+     * @since 0.1.0
+     */
+    public List<StoredJob<T>> findJobs(Collection<Long> ids) {
+        requireArgument(ids, "ids");
+        if (ids.size() > MAX_PAGE) {
+            throw new InvalidArgumentException("ids", "at most " + MAX_PAGE + " ids at once, got " + ids.size());
+        }
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return storedJobs(engine.jobs(ids.stream().mapToLong(Long::longValue).toArray()));
+    }
+
+    private List<StoredJob<T>> storedJobs(List<JobRow> rows) {
+        List<StoredJob<T>> jobs = new ArrayList<>(rows.size());
+        for (JobRow row : rows) {
+            jobs.add(toStoredJob(row, stateOf(row)));
+        }
+        return jobs;
+    }
+
+    private static void requirePage(int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidArgumentException("limit", "limit must be between 1 and " + MAX_PAGE + ", got " + limit);
+        }
     }
 
     /**

@@ -20,6 +20,50 @@ import org.junit.jupiter.api.Test;
 class JobBrowsingTest extends QueueTestBase {
 
     @Test
+    void aWatchSeesTheJobsPutAfterItsBoundAndFollowsTheirStates() {
+        SimpleQueue<Object> mail = open(SimpleQueue.builder(database()).name("mail").clock(clock));
+        SimpleQueue<Object> other = open(SimpleQueue.builder(database()).name("other").clock(clock));
+        long before = mail.put("before");
+        LocalQueueDatabase handle = database();
+        long bound = handle.lastJobId();
+        assertThat(bound).isEqualTo(before);
+
+        long first = mail.putMany(List.of(EnqueueItem.<Object>of("first").withHeaders(Map.of("trace", "t-1")))).get(0);
+        other.put("elsewhere");
+        long second = mail.put("second", null, EnqueueOptions.defaults().delay(Duration.ofMinutes(1)));
+        long third = mail.put("third");
+        long through = handle.lastJobId();
+
+        List<StoredJob<Object>> put = mail.listJobsPut(bound, through, 10);
+        assertThat(put).extracting(StoredJob::id).containsExactly(first, second, third);
+        assertThat(put).extracting(StoredJob::state).containsExactly(JobState.READY, JobState.DELAYED, JobState.READY);
+        assertThat(put.get(0).headers()).isEqualTo(Map.of("trace", "t-1"));
+        assertThat(mail.listJobsPut(bound, through, 2)).extracting(StoredJob::id).containsExactly(first, second);
+        assertThat(mail.listJobsPut(second, through, 10)).extracting(StoredJob::id).containsExactly(third);
+        assertThat(mail.listJobsPut(bound, second - 1, 10)).extracting(StoredJob::id).containsExactly(first);
+        assertThat(mail.listJobsPut(through, through, 10)).isEmpty();
+
+        mail.ack(mail.getNowait());
+        mail.fail(mail.getNowait(), "boom");
+        List<StoredJob<Object>> followed = mail.findJobs(List.of(third, 999_999L, before, first, other.listJobs(
+                JobState.READY, null, 1).get(0).id()));
+        assertThat(followed).extracting(StoredJob::id).as("this queue's, in id order")
+                .containsExactly(before, first, third);
+        assertThat(followed).extracting(StoredJob::state).containsExactly(JobState.ACKED, JobState.FAILED,
+                JobState.READY);
+        assertThat(followed.get(1).lastError()).isEqualTo("boom");
+        assertThat(mail.findJobs(List.of())).isEmpty();
+
+        assertThatThrownBy(() -> mail.listJobsPut(-1, through, 10)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("afterId");
+        assertThatThrownBy(() -> mail.listJobsPut(0, through, 0)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("limit");
+        List<Long> tooMany = java.util.stream.LongStream.rangeClosed(1, SimpleQueue.MAX_PAGE + 1).boxed().toList();
+        assertThatThrownBy(() -> mail.findJobs(tooMany)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("ids");
+    }
+
+    @Test
     void eachStateIsListedWithWhatAnOperatorNeedsToSee() {
         SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(clock));
         long ready = queue.putMany(List.of(EnqueueItem.<Object>of(Map.of("to", "a@example.com"), "order-1")

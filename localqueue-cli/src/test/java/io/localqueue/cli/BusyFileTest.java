@@ -48,6 +48,10 @@ class BusyFileTest {
                 runs.add(Cli.run("resume", "--path", path, "--queue", queue));
                 runs.add(Cli.run("check", "--path", path, "--quick"));
                 runs.add(Cli.run("backup", "--path", path, backups.resolve("b" + round).toString()));
+                if (round == 0) {
+                    runs.add(Cli.run("tail", "--path", path, "--queue", queue, "--for", "500ms", "--interval",
+                            "100ms", "--json"));
+                }
                 if (round % 10 == 0) {
                     runs.add(Cli.run("vacuum", "--path", path));
                     runs.add(Cli.run("doctor", "--path", path));

@@ -19,9 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -257,59 +255,88 @@ class CommandsTest {
     }
 
     @Test
-    void tailPrintsALineEachTimeTheCountsMoveUntilStopped() throws Exception {
-        AtomicReference<CountDownLatch> following = new AtomicReference<>();
-        AtomicReference<CountDownLatch> moved = new AtomicReference<>();
-        StringBuilder printed = new StringBuilder();
-        Writer lines = new Writer() {
-            @Override
-            public synchronized void write(char[] buffer, int offset, int length) {
-                printed.append(buffer, offset, length);
-                if (printed.indexOf("following") >= 0 || printed.indexOf("\"ready\"") >= 0) {
-                    following.get().countDown();
-                }
-                if (printed.indexOf("\"ready\":3") >= 0 || printed.indexOf("ready 3 (+1)") >= 0) {
-                    moved.get().countDown();
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        StringWriter errors = new StringWriter();
+    void tailPrintsEachJobPutAndEachChangeOfTheJobsItFollowsUntilStopped() throws Exception {
         for (boolean json : new boolean[] {false, true}) {
-            printed.setLength(0);
-            following.set(new CountDownLatch(1));
-            moved.set(new CountDownLatch(1));
-            Thread tail = new Thread(() -> LocalQueueCli.run(json
-                    ? new String[] {"tail", "--path", path(), "--queue", "emails", "--interval", "100ms", "--json"}
-                    : new String[] {"tail", "--path", path(), "--queue", "emails", "--interval", "100ms"},
-                    new BufferedReader(new StringReader("")), new PrintWriter(lines, true),
+            Lines printed = new Lines();
+            StringWriter errors = new StringWriter();
+            List<String> args = new ArrayList<>(List.of("tail", "--path", path(), "--queue", "emails", "--interval",
+                    "100ms"));
+            if (json) {
+                args.add("--json");
+            }
+            Thread tail = new Thread(() -> LocalQueueCli.run(args.toArray(String[]::new),
+                    new BufferedReader(new StringReader("")), new PrintWriter(printed, true),
                     new PrintWriter(errors, true), Map.of()));
             tail.start();
-            assertThat(following.get().await(30, TimeUnit.SECONDS)).isTrue();
-            if (!json) {
-                try (SimpleQueue<Object> emails = SimpleQueue.builder(dir).name("emails").build()) {
-                    emails.put(Map.of("to", "new@example.com"));
+            printed.await(json ? "\"event\":\"counts\"" : "following (Ctrl-C stops)", errors);
+            long put;
+            try (SimpleQueue<Object> emails = SimpleQueue.builder(dir).name("emails").build()) {
+                put = emails.put(Map.of("to", "new@example.com"), "order-" + json);
+                printed.await(json ? "\"event\":\"put\",\"id\":" + put : "#" + put + " put (job id order-" + json
+                        + ")", errors);
+                var claimed = emails.getNowait();
+                while (claimed.id() != put) {
+                    emails.ack(claimed);
+                    claimed = emails.getNowait();
                 }
+                emails.fail(claimed, "SMTP 550");
             }
-            assertThat(moved.get().await(30, TimeUnit.SECONDS)).as(printed + "\n" + errors).isTrue();
+            printed.await(json ? "\"event\":\"failed\"" : "#" + put + " failed: explicit_permanent_failure: "
+                    + "SMTP 550", errors);
             tail.interrupt();
             tail.join(30_000);
             assertThat(tail.isAlive()).isFalse();
             if (json) {
-                JsonNode line = JSON.readTree(printed.toString().lines().findFirst().orElseThrow());
-                assertThat(fieldNames(line)).containsExactly("at", "queue", "ready", "leased", "acked", "dead");
-                assertThat(line.get("ready").asLong()).isEqualTo(3);
+                List<JsonNode> lines = printed.toString().lines().map(JSON::readTree).toList();
+                assertThat(fieldNames(lines.get(0))).containsExactly("at", "queue", "event", "ready", "leased",
+                        "acked", "dead");
+                assertThat(lines.get(0).get("ready").asLong()).isZero();
+                JsonNode putLine = lines.stream().filter(line -> line.get("event").asString().equals("put"))
+                        .findFirst().orElseThrow();
+                assertThat(fieldNames(putLine)).containsExactly("at", "queue", "event", "id", "jobId", "attempts",
+                        "maxAttempts", "dueAt", "failureReason", "lastError");
+                assertThat(putLine.get("jobId").asString()).isEqualTo("order-true");
+                JsonNode failed = lines.get(lines.size() - 1);
+                assertThat(failed.get("id").asLong()).isEqualTo(put);
+                assertThat(failed.get("lastError").asString()).isEqualTo("SMTP 550");
             } else {
-                assertThat(printed.toString()).contains("emails  following (Ctrl-C stops): ready 2  leased 0  acked 1"
-                        + "  dead 3").contains("ready 3 (+1)");
+                assertThat(printed.toString()).contains("emails  following (Ctrl-C stops): ready 2, leased 0, "
+                        + "acked 1, dead 3").doesNotContain("#" + (put - 1) + " ");
             }
+        }
+    }
+
+    /** What a command prints, with a wait for a line to appear. */
+    private static final class Lines extends Writer {
+
+        private final StringBuilder text = new StringBuilder();
+
+        @Override
+        public synchronized void write(char[] buffer, int offset, int length) {
+            text.append(buffer, offset, length);
+            notifyAll();
+        }
+
+        synchronized void await(String expected, StringWriter errors) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (text.indexOf(expected) < 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+                assertThat(left).as("waiting for '" + expected + "' in:\n" + text + "\n" + errors).isPositive();
+                wait(left);
+            }
+        }
+
+        @Override
+        public synchronized String toString() {
+            return text.toString();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
         }
     }
 

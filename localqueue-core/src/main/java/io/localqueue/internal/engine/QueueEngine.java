@@ -655,6 +655,30 @@ public final class QueueEngine {
     }
 
     /**
+     * Reads the queue's jobs put in a range of ids.
+     *
+     * @param afterId the range's exclusive start
+     * @param throughId the range's inclusive end
+     * @param limit how many at most
+     * @return the rows in id order
+     */
+    public List<JobRow> jobsPut(long afterId, long throughId, int limit) {
+        ensureOpen();
+        return store.jobsPut(queue, afterId, throughId, limit);
+    }
+
+    /**
+     * Reads the queue's jobs among some ids.
+     *
+     * @param ids the ids
+     * @return the rows found, in id order
+     */
+    public List<JobRow> jobs(long[] ids) {
+        ensureOpen();
+        return store.jobs(queue, ids);
+    }
+
+    /**
      * Counts the queue's jobs in one state up to a cap.
      *
      * @param state the state

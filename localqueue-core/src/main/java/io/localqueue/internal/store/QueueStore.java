@@ -174,6 +174,34 @@ public interface QueueStore extends AutoCloseable {
     @Nullable JobRow job(String queue, long id);
 
     /**
+     * Reads a queue's jobs whose ids lie in {@code (afterId, throughId]}, in id order, in any status, with their headers,
+     * reading only; the walk goes by id, so it costs the rows of every queue put in the range.
+     *
+     * @param queue the queue
+     * @param afterId the range's exclusive start
+     * @param throughId the range's inclusive end
+     * @param limit how many at most
+     * @return the rows
+     */
+    List<JobRow> jobsPut(String queue, long afterId, long throughId, int limit);
+
+    /**
+     * Reads those of a queue's jobs whose ids are given, in id order, in any status, with their headers, reading only.
+     *
+     * @param queue the queue
+     * @param ids the ids, at most a page's worth
+     * @return the rows found; ids of other queues or of no job are left out
+     */
+    List<JobRow> jobs(String queue, long[] ids);
+
+    /**
+     * Reads the highest id a job of any queue holds, reading only.
+     *
+     * @return the id, 0 when there is no job
+     */
+    long lastJobId();
+
+    /**
      * Counts a queue's jobs in one state, stepping through no more than {@code cap} of them.
      *
      * @param queue the queue

@@ -95,6 +95,21 @@ class ForwardingStore implements QueueStore {
     }
 
     @Override
+    public List<JobRow> jobsPut(String queue, long afterId, long throughId, int limit) {
+        return target.jobsPut(queue, afterId, throughId, limit);
+    }
+
+    @Override
+    public List<JobRow> jobs(String queue, long[] ids) {
+        return target.jobs(queue, ids);
+    }
+
+    @Override
+    public long lastJobId() {
+        return target.lastJobId();
+    }
+
+    @Override
     public long countJobs(String queue, JobState state, long now, long cap) {
         return target.countJobs(queue, state, now, cap);
     }

@@ -4,7 +4,9 @@ import io.localqueue.JobState;
 import io.localqueue.internal.store.HeldPriority;
 import io.localqueue.internal.store.JobPageRequest;
 import io.localqueue.internal.store.JobRow;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +24,20 @@ final class JobStatements {
             created_at, updated_at, last_error, failure_reason""".formatted(HeldPriority.decoded("priority"));
 
     private static final String JOB = "SELECT " + COLUMNS + " FROM messages WHERE id = ? AND queue = ?";
+
+    /**
+     * The jobs of a queue put in a range of ids, by a walk of the rowid (no index: one that starts with the queue would
+     * read every row of the queue to sort them by id).
+     */
+    static final String PUT = "SELECT " + COLUMNS + " FROM messages NOT INDEXED WHERE id > ?1 AND id <= ?2 "
+            + "AND queue = ?3 ORDER BY id LIMIT ?4";
+
+    /** The jobs of a queue among ids given as one JSON array, each found by its rowid. */
+    static final String BY_IDS = "SELECT " + COLUMNS + " FROM messages WHERE id IN (SELECT value FROM "
+            + "json_each(?1)) AND queue = ?2 ORDER BY id";
+
+    /** The last id, from the rowid's end. */
+    private static final String LAST_ID = "SELECT COALESCE(MAX(id), 0) FROM messages";
 
     /** The due-time condition of a state among waiting rows: {@code ?2} is now. */
     private static final String DUE = " AND available_at <= ?2";
@@ -76,6 +92,36 @@ final class JobStatements {
         }, rows -> rows.next() ? JobRow.read(rows) : null);
     }
 
+    static List<JobRow> put(Session session, String queue, long afterId, long throughId, int limit)
+            throws SQLException {
+        return session.query(PUT, statement -> {
+            statement.setLong(1, afterId);
+            statement.setLong(2, throughId);
+            statement.setString(3, queue);
+            statement.setInt(4, limit);
+        }, JobStatements::rows);
+    }
+
+    static List<JobRow> byIds(Session session, String queue, long[] ids) throws SQLException {
+        return session.query(BY_IDS, statement -> {
+            statement.setString(1, Arrays.toString(ids));
+            statement.setString(2, queue);
+        }, JobStatements::rows);
+    }
+
+    static long lastId(Session session) throws SQLException {
+        Long last = session.queryLong(LAST_ID, statement -> { });
+        return last == null ? 0 : last;
+    }
+
+    private static List<JobRow> rows(ResultSet rows) throws SQLException {
+        List<JobRow> read = new ArrayList<>();
+        while (rows.next()) {
+            read.add(JobRow.read(rows));
+        }
+        return read;
+    }
+
     static List<JobRow> page(Session session, JobPageRequest request) throws SQLException {
         String sql = request.inClaimOrder() ? waiting(request) : SETTLED;
         return session.query(sql, statement -> {
@@ -85,13 +131,7 @@ final class JobStatements {
             statement.setLong(4, request.afterDueAt());
             statement.setLong(5, request.afterId());
             statement.setInt(6, request.limit());
-        }, rows -> {
-            List<JobRow> page = new ArrayList<>();
-            while (rows.next()) {
-                page.add(JobRow.read(rows));
-            }
-            return page;
-        });
+        }, JobStatements::rows);
     }
 
     /**

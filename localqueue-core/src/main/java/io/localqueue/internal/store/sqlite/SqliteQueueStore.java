@@ -231,6 +231,21 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     @Override
+    public List<JobRow> jobsPut(String queue, long afterId, long throughId, int limit) {
+        return read(session -> JobStatements.put(session, queue, afterId, throughId, limit));
+    }
+
+    @Override
+    public List<JobRow> jobs(String queue, long[] ids) {
+        return read(session -> JobStatements.byIds(session, queue, ids));
+    }
+
+    @Override
+    public long lastJobId() {
+        return read(JobStatements::lastId);
+    }
+
+    @Override
     public long countJobs(String queue, JobState state, long now, long cap) {
         return read(session -> JobStatements.count(session, queue, state, now, cap));
     }

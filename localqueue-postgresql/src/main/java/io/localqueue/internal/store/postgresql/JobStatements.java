@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,17 @@ final class JobStatements {
             m.last_error, m.failure_reason""".replace("{decoded}", HeldPriority.decoded("m.priority"));
 
     private static final String JOB = "SELECT " + COLUMNS + " FROM %1$s.messages AS m WHERE m.id = ? AND m.queue = ?";
+
+    /** The jobs of a queue put in a range of ids, walking the primary key. Binds the range's ends, the queue, limit. */
+    static final String PUT = "SELECT " + COLUMNS + " FROM %1$s.messages AS m WHERE m.id > ? AND m.id <= ? "
+            + "AND m.queue = ? ORDER BY m.id LIMIT ?";
+
+    /** The jobs of a queue among ids given as one array, each found by the primary key. Binds the ids, the queue. */
+    static final String BY_IDS = "SELECT " + COLUMNS + " FROM %1$s.messages AS m WHERE m.id = ANY (?) "
+            + "AND m.queue = ? ORDER BY m.id";
+
+    /** The last id, from the primary key's end. */
+    private static final String LAST_ID = "SELECT COALESCE(max(id), 0) FROM %1$s.messages";
 
     /**
      * The priorities of a queue's waiting rows from the cursor's on, ascending, each found by one seek of the
@@ -111,6 +123,43 @@ final class JobStatements {
         }
     }
 
+    static List<JobRow> put(Connection connection, String schema, String queue, long afterId, long throughId,
+                            int limit) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(PUT.formatted(schema))) {
+            query.setLong(1, afterId);
+            query.setLong(2, throughId);
+            query.setString(3, queue);
+            query.setInt(4, limit);
+            return rows(query);
+        }
+    }
+
+    static List<JobRow> byIds(Connection connection, String schema, String queue, long[] ids) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(BY_IDS.formatted(schema))) {
+            query.setArray(1, connection.createArrayOf("bigint", Arrays.stream(ids).boxed().toArray()));
+            query.setString(2, queue);
+            return rows(query);
+        }
+    }
+
+    static long lastId(Connection connection, String schema) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(LAST_ID.formatted(schema));
+             ResultSet rows = query.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    private static List<JobRow> rows(PreparedStatement query) throws SQLException {
+        List<JobRow> read = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                read.add(JobRow.read(rows));
+            }
+        }
+        return read;
+    }
+
     static List<JobRow> page(Connection connection, String schema, JobPageRequest request) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement(pageStatement(request.state()).formatted(schema))) {
             if (request.inClaimOrder()) {
@@ -121,13 +170,7 @@ final class JobStatements {
                 query.setLong(3, request.afterId());
                 query.setInt(4, request.limit());
             }
-            List<JobRow> page = new ArrayList<>();
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    page.add(JobRow.read(rows));
-                }
-            }
-            return page;
+            return rows(query);
         }
     }
 

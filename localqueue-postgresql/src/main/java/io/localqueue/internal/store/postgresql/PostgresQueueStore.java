@@ -191,6 +191,21 @@ public final class PostgresQueueStore implements QueueStore {
     }
 
     @Override
+    public List<JobRow> jobsPut(String queue, long afterId, long throughId, int limit) {
+        return read(connection -> JobStatements.put(connection, schema, queue, afterId, throughId, limit));
+    }
+
+    @Override
+    public List<JobRow> jobs(String queue, long[] ids) {
+        return read(connection -> JobStatements.byIds(connection, schema, queue, ids));
+    }
+
+    @Override
+    public long lastJobId() {
+        return read(connection -> JobStatements.lastId(connection, schema));
+    }
+
+    @Override
     public long countJobs(String queue, JobState state, long now, long cap) {
         return read(connection -> JobStatements.count(connection, schema, queue, state, now, cap));
     }

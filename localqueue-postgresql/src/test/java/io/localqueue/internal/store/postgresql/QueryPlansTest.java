@@ -98,6 +98,17 @@ class QueryPlansTest extends LayoutTestBase {
     }
 
     @Test
+    void aWatchReadsTheJobsPutSinceItsLastLookAndThoseItFollowsByThePrimaryKey() throws SQLException {
+        List<String> plans = new ArrayList<>();
+        plans.addAll(plans(JobStatements.PUT.formatted(schema), String.valueOf(ROWS - 100), String.valueOf(ROWS),
+                "'drain'", "50"));
+        plans.addAll(plans(JobStatements.BY_IDS.formatted(schema), "'{1,2,3}'", "'drain'"));
+        for (String plan : plans) {
+            assertThat(plan).as("watch plan").contains("messages_pkey").doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
     void settlementsFindTheirRowsByIdNotByReadingEveryLease() throws SQLException {
         execute("UPDATE " + schema + ".messages SET status = 1, receipt = 'r-' || id, lease_until = 9000000 "
                 + "WHERE id > " + ROWS / 4 + " AND id <= " + ROWS / 2);
