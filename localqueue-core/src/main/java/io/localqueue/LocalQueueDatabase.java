@@ -122,6 +122,26 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     /**
+     * Backs a queue directory's file up as {@link SimpleQueue#backup(Path)} does (one consistent copy, verified, into a
+     * new directory, while other processes work on the file), without opening it as a queue: the copy is taken through
+     * a read-only connection, so a file of the Python library's (or an earlier release's) layout is not changed, and
+     * its backup keeps that layout.
+     *
+     * @param directory an existing queue directory holding its file
+     * @param destination a directory that must not exist yet, inside an existing one, outside the queue directory
+     * @return what was copied and how it was verified
+     * @throws LocalQueueException when the directory holds no file, the file is not a localqueue database or is of a
+     *                             newer layout, the destination exists, or the copy fails its check
+     * @since 0.1.0
+     */
+    public static BackupResult backupFile(Path directory, Path destination) {
+        if (directory == null) {
+            throw new InvalidArgumentException("directory", "directory must not be null");
+        }
+        return Stores.backupAsItIs(FileLocation.existing(directory), destination);
+    }
+
+    /**
      * Tells, reading only, whether {@link #open(Path)} would leave a queue file's layout as it is: false for a file
      * the Python library or an earlier release wrote, to which opening adds this release's tables, columns and
      * indexes (rows are never rewritten, and the Python library keeps working on the file).
@@ -275,7 +295,8 @@ public final class LocalQueueDatabase implements AutoCloseable {
     }
 
     /**
-     * Lists the names of the queues that hold at least one job in the file, in name order, reading only.
+     * Lists the names of the queues that hold at least one job, or whose pause or limits are stored (so a paused queue
+     * that emptied is still named), in name order, reading only.
      *
      * @return the queue names, including event-bus queues (named {@value #BUS_QUEUE_PREFIX}…)
      */

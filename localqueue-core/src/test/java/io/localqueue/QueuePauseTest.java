@@ -48,6 +48,26 @@ class QueuePauseTest extends QueueTestBase {
     }
 
     @Test
+    void aPausedQueueIsNamedEvenWhenItHoldsNoJobUntilItIsResumed() {
+        SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(clock));
+        open(SimpleQueue.builder(database()).name("other").clock(clock)).put("x");
+        assertThat(database().queueNames()).containsExactly("other");
+
+        queue.pause();
+        assertThat(database().queueNames()).as("paused, and empty").containsExactly("mail", "other");
+        queue.resume();
+        queue.put("job");
+        queue.ack(queue.getNowait());
+        queue.pause();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(queue.purge(Duration.ZERO)).isEqualTo(1);
+        assertThat(database().queueNames()).as("paused, and emptied").containsExactly("mail", "other");
+
+        queue.resume();
+        assertThat(database().queueNames()).containsExactly("other");
+    }
+
+    @Test
     void aJobLeasedBeforeThePauseRunsToItsEndAndSettles() {
         SimpleQueue<Object> queue = open(SimpleQueue.builder(database()).name("mail").clock(clock));
         queue.put("leased");

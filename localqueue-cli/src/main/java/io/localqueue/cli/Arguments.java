@@ -1,6 +1,7 @@
 package io.localqueue.cli;
 
 import io.localqueue.JobCursor;
+import io.localqueue.JobState;
 import io.localqueue.SimpleQueue;
 import java.time.Duration;
 import java.util.Locale;
@@ -70,6 +71,61 @@ final class Arguments {
                 throw new CommandLine.TypeConversionException("a duration that is not negative, got '" + value + "'");
             }
             return duration;
+        }
+    }
+
+    /** A duration as a person writes it: {@code 7d}, {@code 12h}, {@code 15m}, {@code 90s} or {@code 250ms}. */
+    static String words(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis != 0 && millis % 86_400_000 == 0) {
+            return millis / 86_400_000 + "d";
+        }
+        if (millis != 0 && millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis != 0 && millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
+
+    /** A job id: a whole number, named as such when it is not one. */
+    static final class IdConverter implements CommandLine.ITypeConverter<Long> {
+
+        @Override
+        public Long convert(String value) {
+            try {
+                return Long.parseLong(value.strip());
+            } catch (NumberFormatException notAnId) {
+                throw new CommandLine.TypeConversionException(notAnId(value));
+            }
+        }
+    }
+
+    /** A job id among several on a command line, which picocli would report as an unmatched argument. */
+    static long id(CommandSpec spec, String value) {
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException notAnId) {
+            throw new CommandLine.ParameterException(spec.commandLine(), notAnId(value));
+        }
+    }
+
+    private static String notAnId(String value) {
+        return "'" + value + "' is not a job id (ids are whole numbers, as 'failed list' shows them)";
+    }
+
+    /** A state by its lower-case name. */
+    static final class StateConverter implements CommandLine.ITypeConverter<JobState> {
+
+        @Override
+        public JobState convert(String value) {
+            try {
+                return JobState.valueOf(value.strip().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException unknown) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a state: ready, delayed, "
+                        + "leased, failed or acked");
+            }
         }
     }
 }

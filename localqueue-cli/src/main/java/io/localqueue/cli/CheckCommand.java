@@ -4,6 +4,7 @@ import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.LocalQueueDatabase;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,12 +18,23 @@ import picocli.CommandLine.Option;
                 + "findings.")
 final class CheckCommand extends TargetCommand {
 
+    /** What to do about a damaged file, as the operations guide says. */
+    static final String DAMAGED = "the file is damaged: stop the processes that write it, keep the damaged files "
+            + "for analysis, and restore the last good backup (see the operations guide, Damage); 'vacuum' does not "
+            + "repair it";
+
     @Option(names = "--quick", description = "SQLite's quick_check: faster, skips matching indexes to their rows.")
     boolean quick;
 
     @Option(names = "--max-errors", paramLabel = "N", defaultValue = "100",
             description = "Findings to report at most, 1 to 1000 (default: ${DEFAULT-VALUE}).")
     int maxErrors;
+
+    /** A check's findings one per line: SQLite reports several in one message at times. */
+    static List<String> findings(IntegrityCheckResult result) {
+        return result.ok() ? List.of() : result.messages().stream().flatMap(String::lines)
+                .filter(line -> !line.isBlank()).toList();
+    }
 
     @Override
     public void run() {
@@ -33,25 +45,23 @@ final class CheckCommand extends TargetCommand {
         try (LocalQueueDatabase database = open()) {
             IntegrityCheckResult result = database.checkIntegrity(quick ? IntegrityCheckMode.QUICK
                     : IntegrityCheckMode.FULL, maxErrors);
+            List<String> findings = findings(result);
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("location", database.location());
             document.put("mode", result.mode().name().toLowerCase(java.util.Locale.ROOT));
             document.put("ok", result.ok());
-            document.put("findings", result.ok() ? java.util.List.of() : result.messages());
+            document.put("findings", findings);
             document.put("elapsedMillis", result.elapsed().toMillis());
             if (output.json) {
                 output.print(out(), document);
             } else {
                 out().println(result.ok() ? "ok: " + database.location() + " passed the " + document.get("mode")
-                        + " check" : database.location() + ": " + result.messages().size() + " finding(s)");
-                if (!result.ok()) {
-                    result.messages().forEach(message -> out().println("  " + message));
-                }
+                        + " check" : database.location() + ": " + findings.size() + " finding(s)");
+                findings.forEach(finding -> out().println("  " + finding));
                 out().flush();
             }
             if (!result.ok()) {
-                throw new CliProblem("the check found problems; restore a backup ('backup' takes one) or see "
-                        + "docs/operations.md on a damaged file");
+                throw new CliProblem(DAMAGED);
             }
         }
     }

@@ -43,31 +43,39 @@ final class DoctorCommand extends TargetCommand {
             facts.put("localqueueVersion", new CliVersion().getVersion()[0]);
             facts.put("java", System.getProperty("java.version"));
             if (database.isFile()) {
-                facts.put("layout", target.readThroughACopy() ? "the Python library's or an earlier release's"
-                        : "this release's");
+                facts.put("layout", target.readThroughACopy() ? "older" : "current");
                 file(database.file(), facts, findings);
             }
-            List<String> names = database.queueNames();
-            facts.put("queues", names.size());
-            for (String name : names) {
-                try (SimpleQueue<byte[]> queue = Queues.open(database, name)) {
-                    queue(queue.diagnostics(), facts, findings);
-                }
-            }
             IntegrityCheckResult check = database.checkIntegrity(IntegrityCheckMode.QUICK, 20);
-            facts.put("quickCheck", check.ok() ? "ok" : check.messages().size() + " finding(s)");
+            List<String> damage = CheckCommand.findings(check);
+            facts.put("quickCheck", check.ok() ? "ok" : damage.size() + " finding(s)");
             if (!check.ok()) {
-                finding(findings, "problem", "the quick check failed: " + check.messages() + "; run 'check', and "
-                        + "restore a backup");
+                finding(findings, "problem", "the quick check found " + damage.size() + " problem(s), the first: "
+                        + damage.get(0) + "; 'check' lists them; " + CheckCommand.DAMAGED);
+            }
+            List<Map<String, Object>> queues = new ArrayList<>();
+            for (String name : database.queueNames()) {
+                try (SimpleQueue<byte[]> queue = Queues.open(database, name)) {
+                    queues.add(queue(queue.diagnostics(), findings));
+                }
             }
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("facts", facts);
+            document.put("queues", queues);
             document.put("findings", findings);
             if (output.json) {
                 output.print(out(), document);
             } else {
-                facts.forEach((name, value) -> out().println(String.format(Locale.ROOT, "%-20s %s", name,
+                facts.forEach((name, value) -> out().println(String.format(Locale.ROOT, "%-18s %s", name,
                         value == null ? "-" : value)));
+                out().println();
+                List<List<String>> rows = queues.stream().map(q -> List.of(String.valueOf(q.get("name")),
+                        Queues.count((Long) q.get("ready")), Queues.count((Long) q.get("delayed")),
+                        Queues.count((Long) q.get("leased")),
+                        Queues.count((Long) q.get("expiredLeases")), Queues.count((Long) q.get("dead")),
+                        Boolean.TRUE.equals(q.get("paused")) ? "yes" : "no")).toList();
+                out().print(Output.table(List.of("QUEUE", "READY", "DELAYED", "LEASED", "EXPIRED", "DEAD", "PAUSED"), rows,
+                        true));
                 out().println();
                 out().println(findings.isEmpty() ? "nothing to report" : findings.size() + " finding(s):");
                 findings.forEach(f -> out().println("  " + f.get("severity") + ": " + f.get("message")));
@@ -98,11 +106,16 @@ final class DoctorCommand extends TargetCommand {
         }
     }
 
-    private static void queue(QueueDiagnostics d, Map<String, @Nullable Object> facts,
-                              List<Map<String, String>> findings) {
+    private static Map<String, Object> queue(QueueDiagnostics d, List<Map<String, String>> findings) {
         String name = d.queueName();
-        facts.put("queue " + name, d.pendingJobs() + " pending, " + d.processing() + " leased, " + d.failed()
-                + " dead");
+        Map<String, Object> queue = new LinkedHashMap<>();
+        queue.put("name", name);
+        queue.put("ready", d.ready() - d.delayed());
+        queue.put("delayed", d.delayed());
+        queue.put("leased", d.processing());
+        queue.put("expiredLeases", d.expiredLeases());
+        queue.put("dead", d.failed());
+        queue.put("paused", d.pausedAt() != null);
         if (d.expiredLeases() > 0) {
             finding(findings, "warning", name + ": " + d.expiredLeases() + " lease(s) expired ("
                     + String.format(Locale.ROOT, "%.0f", d.oldestExpiredLeaseAgeSeconds()) + " s the oldest): their "
@@ -116,6 +129,7 @@ final class DoctorCommand extends TargetCommand {
             finding(findings, "warning", name + ": paused since " + Jobs.time(d.pausedAt()) + " by " + d.pausedBy()
                     + "; 'resume --queue " + name + "' resumes it");
         }
+        return queue;
     }
 
     private static void finding(List<Map<String, String>> findings, String severity, String message) {

@@ -8,9 +8,12 @@ import io.localqueue.StoredJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -27,7 +30,7 @@ abstract class FailedChangeCommand extends TargetCommand {
     String queue;
 
     @Parameters(paramLabel = "ID", arity = "0..*", description = "The dead letters' ids.")
-    List<Long> ids = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
 
     @Option(names = "--all", description = "Every dead letter of the queue (with --older-than, the older ones).")
     boolean all;
@@ -54,26 +57,46 @@ abstract class FailedChangeCommand extends TargetCommand {
                     ? "give ids or --all/--older-than, not both" : "name the dead letters: their ids, --all, or "
                     + "--older-than DURATION");
         }
-        try (LocalQueueDatabase database = openForWriting();
+        ids.forEach(id -> Arguments.id(spec, id));
+        List<Long> targets = new ArrayList<>();
+        List<Long> unknown = new ArrayList<>();
+        try (LocalQueueDatabase database = openToCheck();
              SimpleQueue<byte[]> jobs = Queues.existing(database, queue)) {
-            List<Long> targets = everything ? matching(jobs) : ids;
-            if (targets.isEmpty()) {
-                report(List.of(), List.of());
-                return;
+            if (everything) {
+                targets.addAll(matching(jobs));
+            } else {
+                List<Long> asked = new ArrayList<>(new LinkedHashSet<>(ids.stream()
+                        .map(id -> Arguments.id(spec, id)).toList()));
+                Set<Long> dead = new HashSet<>();
+                for (int from = 0; from < asked.size(); from += SimpleQueue.MAX_PAGE) {
+                    for (StoredJob<byte[]> job : jobs.findJobs(asked.subList(from, Math.min(asked.size(),
+                            from + SimpleQueue.MAX_PAGE)))) {
+                        if (job.state() == JobState.FAILED) {
+                            dead.add(job.id());
+                        }
+                    }
+                }
+                for (long id : asked) {
+                    (dead.contains(id) ? targets : unknown).add(id);
+                }
             }
+        }
+        List<Long> done = new ArrayList<>();
+        if (!targets.isEmpty()) {
             String question = verb() + " " + targets.size() + " dead letter" + (targets.size() == 1 ? "" : "s")
-                    + " of '" + queue + "'" + (olderThan == null ? "" : " that failed over " + olderThan + " ago")
-                    + "?";
+                    + " of '" + queue + "'" + (olderThan == null ? "" : " that failed over "
+                    + Arguments.words(olderThan) + " ago") + "?";
             if ((everything || targets.size() > 1) && !confirm(yes, question)) {
                 throw new CliProblem("nothing changed: not confirmed");
             }
-            List<Long> done = new ArrayList<>();
-            List<Long> unknown = new ArrayList<>();
-            for (long id : targets) {
-                (change(jobs, id) ? done : unknown).add(id);
+            try (LocalQueueDatabase database = openForWriting();
+                 SimpleQueue<byte[]> jobs = Queues.open(database, queue)) {
+                for (long id : targets) {
+                    (change(jobs, id) ? done : unknown).add(id);
+                }
             }
-            report(done, unknown);
         }
+        report(done, unknown);
     }
 
     private List<Long> matching(SimpleQueue<byte[]> jobs) {
@@ -104,12 +127,18 @@ abstract class FailedChangeCommand extends TargetCommand {
             output.print(out(), document);
         } else {
             out().println(verb() + ": " + done.size() + " dead letter" + (done.size() == 1 ? "" : "s") + " of '"
-                    + queue + "'" + (done.isEmpty() ? "" : " " + done));
+                    + queue + "'" + (done.isEmpty() ? "" : " " + shortList(done)));
             out().flush();
         }
         if (!unknown.isEmpty()) {
             throw new CliProblem("no dead letter of '" + queue + "' has the id" + (unknown.size() == 1 ? " " : "s ")
-                    + unknown + "; 'failed list --queue " + queue + "' lists them");
+                    + shortList(unknown) + "; 'failed list --queue " + queue + "' lists them");
         }
+    }
+
+    /** Ids as a person reads them: the first ten, then how many more ({@code --json} lists all). */
+    private static String shortList(List<Long> ids) {
+        return ids.size() <= 10 ? ids.toString() : ids.subList(0, 10).toString().replace("]", ", … "
+                + (ids.size() - 10) + " more]");
     }
 }

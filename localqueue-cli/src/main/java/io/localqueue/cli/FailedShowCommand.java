@@ -17,7 +17,7 @@ final class FailedShowCommand extends TargetCommand {
     @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue.")
     String queue;
 
-    @Parameters(paramLabel = "ID", description = "The dead letter's id.")
+    @Parameters(paramLabel = "ID", converter = Arguments.IdConverter.class, description = "The dead letter's id.")
     long id;
 
     @Override

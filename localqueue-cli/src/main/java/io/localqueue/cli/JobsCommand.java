@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
         description = "Lists a queue's jobs in one state, a page at a time (--after continues a page).")
 final class JobsCommand extends JobPageCommand {
 
-    @Option(names = "--state", required = true, paramLabel = "STATE",
+    @Option(names = "--state", required = true, paramLabel = "STATE", converter = Arguments.StateConverter.class,
             description = "ready, delayed, leased, failed or acked.")
     JobState state;
 

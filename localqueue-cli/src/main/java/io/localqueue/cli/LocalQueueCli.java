@@ -92,6 +92,7 @@ public final class LocalQueueCli implements Runnable {
         line.setCaseInsensitiveEnumValuesAllowed(true);
         line.setOut(out).setErr(err);
         line.setExecutionExceptionHandler(new Problems());
+        line.setParameterExceptionHandler(new Problems.Usage());
         return line.execute(args);
     }
 

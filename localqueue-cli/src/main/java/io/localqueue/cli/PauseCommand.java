@@ -26,7 +26,7 @@ class PauseCommand extends TargetCommand {
     @Override
     public void run() {
         try (LocalQueueDatabase database = openForWriting();
-             SimpleQueue<byte[]> jobs = Queues.existing(database, queue)) {
+             SimpleQueue<byte[]> jobs = Queues.named(database, queue, err())) {
             boolean changed = pauses() ? jobs.pause() : jobs.resume();
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("queue", queue);

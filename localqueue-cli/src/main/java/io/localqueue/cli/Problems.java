@@ -1,6 +1,8 @@
 package io.localqueue.cli;
 
+import io.localqueue.DatabaseBusyException;
 import io.localqueue.LocalQueueException;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
@@ -19,11 +21,33 @@ final class Problems implements CommandLine.IExecutionExceptionHandler {
         }
         if (failure instanceof CliProblem || failure instanceof LocalQueueException
                 || failure instanceof IllegalArgumentException) {
+            String next = failure instanceof DatabaseBusyException
+                    ? "; nothing was changed: run it again once the other writer is done" : "";
             line.getErr().println(line.getColorScheme().errorText(line.getCommandSpec().qualifiedName(" ") + ": "
-                    + failure.getMessage()));
+                    + failure.getMessage() + next));
             return LocalQueueCli.PROBLEM;
         }
         failure.printStackTrace(line.getErr());
         return LocalQueueCli.PROBLEM;
+    }
+
+    /**
+     * Bad usage: the message, then the usage of the command (or picocli's suggestion of the command meant), exit
+     * {@value LocalQueueCli#USAGE}.
+     */
+    static final class Usage implements CommandLine.IParameterExceptionHandler {
+
+        @Override
+        public int handleParseException(CommandLine.ParameterException failure, String[] args) {
+            CommandLine line = failure.getCommandLine();
+            PrintWriter err = line.getErr();
+            err.println(line.getColorScheme().errorText(line.getCommandSpec().qualifiedName(" ") + ": "
+                    + failure.getMessage()));
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(failure, err)) {
+                line.usage(err, line.getColorScheme());
+            }
+            err.flush();
+            return LocalQueueCli.USAGE;
+        }
     }
 }

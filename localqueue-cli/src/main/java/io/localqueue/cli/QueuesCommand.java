@@ -1,7 +1,7 @@
 package io.localqueue.cli;
 
 import io.localqueue.LocalQueueDatabase;
-import io.localqueue.QueueStats;
+import io.localqueue.QueueDiagnostics;
 import io.localqueue.SimpleQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 
 /** {@code localqueue queues}: every queue holding a job, with its counts by state (one exact count per queue). */
 @Command(name = "queues", mixinStandardHelpOptions = true,
-        description = "Lists the queues and their counts: ready (delayed included), leased, acked, dead.")
+        description = "Lists the queues and their counts: ready, delayed, leased, acked, dead.")
 final class QueuesCommand extends TargetCommand {
 
     @Override
@@ -18,14 +18,16 @@ final class QueuesCommand extends TargetCommand {
             List<QueueRow> queues = new ArrayList<>();
             for (String name : database.queueNames()) {
                 try (SimpleQueue<byte[]> queue = Queues.open(database, name)) {
-                    QueueStats stats = queue.stats();
-                    queues.add(new QueueRow(name, stats.ready(), stats.processing(), stats.acked(), stats.failed()));
+                    QueueDiagnostics d = queue.diagnostics();
+                    queues.add(new QueueRow(name, d.ready() - d.delayed(), d.delayed(), d.processing(), d.acked(),
+                            d.failed()));
                 }
             }
             List<List<String>> rows = queues.stream().map(q -> List.of(q.name(), Queues.count(q.ready()),
-                    Queues.count(q.leased()), Queues.count(q.acked()), Queues.count(q.dead()))).toList();
+                    Queues.count(q.delayed()), Queues.count(q.leased()), Queues.count(q.acked()),
+                    Queues.count(q.dead()))).toList();
             output.print(out(), new Document(queues),
-                    List.of("QUEUE", "READY", "LEASED", "ACKED", "DEAD"), rows);
+                    List.of("QUEUE", "READY", "DELAYED", "LEASED", "ACKED", "DEAD"), rows);
         }
     }
 
@@ -41,11 +43,12 @@ final class QueuesCommand extends TargetCommand {
      * One queue.
      *
      * @param name its name
-     * @param ready ready jobs, delayed ones included
+     * @param ready jobs due now
+     * @param delayed jobs due later
      * @param leased jobs under a lease
      * @param acked acknowledged jobs kept
      * @param dead dead letters
      */
-    record QueueRow(String name, long ready, long leased, long acked, long dead) {
+    record QueueRow(String name, long ready, long delayed, long leased, long acked, long dead) {
     }
 }

@@ -77,10 +77,15 @@ final class RecurringCommand implements Runnable {
 
         @Override
         public void run() {
+            try (LocalQueueDatabase database = openToCheck(); RecurringJobs recurring = RecurringJobs.on(database)) {
+                if (recurring.find(id) == null) {
+                    throw new CliProblem("no recurring job '" + id + "'; 'recurring list' lists them");
+                }
+            }
             try (LocalQueueDatabase database = openForWriting(); RecurringJobs recurring = RecurringJobs.on(database)) {
                 Object result = change(recurring);
                 if (result == null || Boolean.FALSE.equals(result) && recurring.find(id) == null) {
-                    throw new CliProblem("no recurring job '" + id + "'; 'recurring list' lists them");
+                    throw new CliProblem("recurring job '" + id + "' was deleted meanwhile");
                 }
                 RecurringJob job = recurring.find(id);
                 if (output.json) {

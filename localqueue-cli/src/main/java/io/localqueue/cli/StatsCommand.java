@@ -53,7 +53,7 @@ final class StatsCommand extends TargetCommand {
         fields.put("acked", d.acked());
         fields.put("dead", d.failed());
         fields.put("lagSeconds", d.oldestAvailableAgeSeconds());
-        fields.put("nextDueAt", d.nextDueAt() == null ? null : d.nextDueAt().toString());
+        fields.put("nextDueAt", Jobs.time(d.nextDueAt()));
         fields.put("paused", d.pausedAt() != null);
         fields.put("pausedBy", d.pausedBy());
         fields.put("maxConcurrent", d.maxConcurrent());
@@ -61,7 +61,7 @@ final class StatsCommand extends TargetCommand {
         fields.put("rateLimitPermits", d.rateLimitPermits());
         fields.put("rateLimitPeriodSeconds", d.rateLimitPeriodSeconds());
         fields.put("heldJobs", d.heldJobs());
-        fields.put("observedAt", d.observedAt().toString());
+        fields.put("observedAt", Jobs.time(d.observedAt()));
         return fields;
     }
 

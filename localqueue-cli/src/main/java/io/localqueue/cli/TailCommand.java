@@ -62,7 +62,7 @@ final class TailCommand extends TargetCommand {
     public void run() {
         if (interval.toMillis() < 100) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--interval must be at least 100ms, "
-                    + "got " + interval);
+                    + "got " + Arguments.words(interval));
         }
         @Nullable Instant end = duration == null ? null : Instant.now().plus(duration);
         start();
@@ -79,7 +79,7 @@ final class TailCommand extends TargetCommand {
     }
 
     private void start() {
-        try (LocalQueueDatabase database = open(); SimpleQueue<byte[]> jobs = Queues.existing(database, queue)) {
+        try (LocalQueueDatabase database = open(); SimpleQueue<byte[]> jobs = Queues.named(database, queue, err())) {
             bound = database.lastJobId();
             rereadFrom = bound;
             for (StoredJob<byte[]> job : jobs.listJobs(JobState.LEASED, null, FOLLOWED)) {

@@ -1,6 +1,7 @@
 package io.localqueue.cli;
 
 import io.localqueue.LocalQueueDatabase;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,10 +62,19 @@ final class Target {
 
     /**
      * Opens the target, or refuses a command line that names none, both, or a directory without a queue file; a file
-     * whose layout opening would change is read through a copy ({@code writes} false) or refused unless
-     * {@code --upgrade} allows it.
+     * whose layout opening would change, or that this user may not write, is read through a copy when the command only
+     * reads, and otherwise refused unless {@code --upgrade} allows the change of layout.
      */
-    LocalQueueDatabase open(Map<String, String> environment, boolean writes, PrintWriter err) {
+    LocalQueueDatabase open(Map<String, String> environment, Access access, PrintWriter err) {
+        Path directory = directory();
+        return directory == null ? server(url, environment) : file(directory, access, err);
+    }
+
+    /**
+     * The queue directory the command line names, checked to hold a readable, non-empty queue file, or null for a
+     * server; refuses a command line that names no target, or both.
+     */
+    @Nullable Path directory() {
         CommandLine line = spec.commandLine();
         if ((path == null) == (url == null)) {
             throw new CommandLine.ParameterException(line, path == null
@@ -72,13 +82,18 @@ final class Target {
                     : "name one target: --path or --url, not both");
         }
         if (url != null) {
-            return server(url, environment);
+            return null;
         }
         if (schema != null || user != null || password != null) {
             throw new CommandLine.ParameterException(line, "--schema, --user and --password go with --url, not "
                     + "--path");
         }
-        return file(path.toAbsolutePath().normalize(), writes, err);
+        if (path.toString().isBlank()) {
+            throw new CommandLine.ParameterException(line, "--path is empty: name the queue directory");
+        }
+        Path directory = path.toAbsolutePath().normalize();
+        requireQueueFile(directory);
+        return directory;
     }
 
     private LocalQueueDatabase server(String jdbcUrl, Map<String, String> environment) {
@@ -105,33 +120,83 @@ final class Target {
         return builder.open();
     }
 
-    private LocalQueueDatabase file(Path directory, boolean writes, PrintWriter err) {
+    private static void requireQueueFile(Path directory) {
         Path file = directory.resolve(LocalQueueDatabase.FILE_NAME);
+        if (Files.isRegularFile(directory)) {
+            throw new CliProblem(directory + " is a file: --path names the directory that holds "
+                    + LocalQueueDatabase.FILE_NAME);
+        }
         if (!Files.isDirectory(directory)) {
             throw new CliProblem("no queue directory at " + directory + ": --path names the directory that holds "
                     + LocalQueueDatabase.FILE_NAME);
+        }
+        if (!Files.isReadable(directory) || !Files.isExecutable(directory)) {
+            throw new CliProblem("cannot look into " + directory + ": permission denied; run the tool as a user who "
+                    + "can read the queue directory (the application's, say)");
         }
         if (!Files.isRegularFile(file)) {
             throw new CliProblem("no queue file in " + directory + " (" + LocalQueueDatabase.FILE_NAME
                     + " is missing): check --path; this tool does not create one");
         }
-        if (LocalQueueDatabase.isCurrentLayout(directory) || (writes && upgrade)) {
-            return LocalQueueDatabase.open(directory);
+        if (!Files.isReadable(file)) {
+            throw new CliProblem("cannot read " + file + ": permission denied; run the tool as a user who can read "
+                    + "it (the application's, say)");
         }
+        if (size(file) == 0) {
+            throw new CliProblem(file + " is empty: no queue was ever stored in it, and this tool does not create "
+                    + "one");
+        }
+    }
+
+    private LocalQueueDatabase file(Path directory, Access access, PrintWriter err) {
+        Path file = directory.resolve(LocalQueueDatabase.FILE_NAME);
+        boolean writable = Files.isWritable(file) && Files.isWritable(directory);
+        boolean current = LocalQueueDatabase.isCurrentLayout(directory);
         String name = "'" + spec.qualifiedName(" ").replaceFirst("^localqueue ", "") + "'";
-        if (writes) {
+        if (access != Access.READ && !writable) {
+            throw new CliProblem(file + " is not writable by this user, and " + name + " writes: run the tool as the "
+                    + "user the application runs as");
+        }
+        if (access != Access.READ && !current && !upgrade) {
             throw new CliProblem(file + " has the Python library's (or an earlier release's) layout, and " + name
                     + " writes through this library, which first adds its tables and columns to the file (rows stay "
                     + "as they are, and Python processes keep working on it); run it again with --upgrade to allow "
                     + "that");
         }
-        readThroughACopy = true;
-        if (!noted) {
+        if (access == Access.WRITE || (current && writable)) {
+            return LocalQueueDatabase.open(directory);
+        }
+        readThroughACopy = !current;
+        if (access == Access.READ && !noted) {
             noted = true;
-            err.println("note: " + file + " has the Python library's (or an earlier release's) layout; it is read "
-                    + "through a copy and left as it is");
+            err.println("note: " + file + (current ? " is read-only for this user" : " has the Python library's (or "
+                    + "an earlier release's) layout") + "; it is read through a copy and left as it is");
             err.flush();
         }
         return LocalQueueDatabase.openSnapshot(directory);
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException unreadable) {
+            throw new CliProblem("cannot read " + file + ": " + unreadable.getMessage());
+        }
+    }
+
+    /** The file the target names, checked, or null for a server: for what is done without opening it. */
+    @Nullable Path file() {
+        Path directory = directory();
+        return directory == null ? null : directory.resolve(LocalQueueDatabase.FILE_NAME);
+    }
+
+    /** What a command does with its target. */
+    enum Access {
+        /** Only reads: a file it may not write, or of another layout, is read through a copy. */
+        READ,
+        /** Reads what a write will need to check, before any write: refused wherever the write would be. */
+        CHECK,
+        /** Writes. */
+        WRITE
     }
 }

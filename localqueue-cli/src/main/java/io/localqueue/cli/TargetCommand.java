@@ -19,12 +19,20 @@ abstract class TargetCommand implements Runnable {
 
     /** Opens the target the command line names, for reading: a file of another layout is read through a copy. */
     LocalQueueDatabase open() {
-        return target.open(root().environment(), false, err());
+        return target.open(root().environment(), Target.Access.READ, err());
+    }
+
+    /**
+     * Opens the target the command line names for the reads that check a write before it is made (so that nothing is
+     * changed when the write is refused): refused wherever {@link #openForWriting()} would be.
+     */
+    LocalQueueDatabase openToCheck() {
+        return target.open(root().environment(), Target.Access.CHECK, err());
     }
 
     /** Opens the target the command line names, for writing: a file of another layout needs {@code --upgrade}. */
     LocalQueueDatabase openForWriting() {
-        return target.open(root().environment(), true, err());
+        return target.open(root().environment(), Target.Access.WRITE, err());
     }
 
     /** The command line's root, which holds the environment and the input. */

@@ -19,9 +19,9 @@ final class VacuumCommand extends TargetCommand {
 
     @Override
     public void run() {
+        Path file = target.file();
+        Long before = size(file);
         try (LocalQueueDatabase database = openForWriting()) {
-            Path file = database.isFile() ? database.file() : null;
-            Long before = size(file);
             database.vacuum();
             Long after = size(file);
             Map<String, @Nullable Object> document = new LinkedHashMap<>();
@@ -40,7 +40,7 @@ final class VacuumCommand extends TargetCommand {
 
     private static @Nullable Long size(@Nullable Path file) {
         try {
-            return file == null ? null : Files.size(file);
+            return file == null || !Files.exists(file) ? null : Files.size(file);
         } catch (IOException unreadable) {
             return null;
         }

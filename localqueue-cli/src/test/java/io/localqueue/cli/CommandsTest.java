@@ -16,6 +16,7 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,7 +106,7 @@ class CommandsTest {
                 .isEqualTo(LocalQueueCli.USAGE);
         Cli unknownQueue = Cli.run("jobs", "--path", path(), "--queue", "nope", "--state", "ready");
         assertThat(unknownQueue.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
-        assertThat(unknownQueue.err()).contains("no queue 'nope'", "[emails]");
+        assertThat(unknownQueue.err()).contains("no queue 'nope'", "the queues are emails");
     }
 
     @Test
@@ -176,6 +177,77 @@ class CommandsTest {
     }
 
     @Test
+    void aRepeatedIdIsChangedOnceAndTheQuestionCountsOnlyDeadLetters() {
+        Cli twice = Cli.run("failed", "retry", "--path", path(), "--queue", "emails", String.valueOf(dead.get(0)),
+                String.valueOf(dead.get(0)), "--json");
+        assertThat(twice.exitCode()).as(twice.err()).isZero();
+        JsonNode report = JSON.readTree(twice.out());
+        assertThat(report.get("done")).hasSize(1);
+        assertThat(report.get("notDeadLetters")).isEmpty();
+
+        Cli mixed = Cli.answering("y\n", "failed", "purge", "--path", path(), "--queue", "emails",
+                String.valueOf(dead.get(1)), String.valueOf(dead.get(2)), String.valueOf(ready), "abc");
+        assertThat(mixed.exitCode()).isEqualTo(LocalQueueCli.USAGE);
+        assertThat(mixed.err()).contains("'abc' is not a job id");
+        Cli asked = Cli.answering("y\n", "failed", "purge", "--path", path(), "--queue", "emails",
+                String.valueOf(dead.get(1)), String.valueOf(dead.get(2)), String.valueOf(ready));
+        assertThat(asked.err()).contains("purge 2 dead letters of 'emails'?")
+                .contains("no dead letter of 'emails' has the id [" + ready + "]");
+        assertThat(asked.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
+        assertThat(stats().failed()).isZero();
+    }
+
+    @Test
+    void aPausedQueueThatEmptiedIsStillShownAndCanBeResumed() {
+        try (SimpleQueue<Object> emails = SimpleQueue.builder(dir).name("emails").build()) {
+            emails.ack(emails.getNowait());
+            emails.ack(emails.getNowait());
+            emails.purge(Duration.ZERO);
+        }
+        assertThat(Cli.run("pause", "--path", path(), "--queue", "emails").exitCode()).isZero();
+        assertThat(Cli.run("failed", "purge", "--path", path(), "--queue", "emails", "--all", "--yes").exitCode())
+                .isZero();
+        assertThat(Cli.run("queues", "--path", path(), "--json").out()).contains("\"emails\"");
+        assertThat(Cli.run("stats", "--path", path()).out()).containsPattern("emails .* yes");
+        assertThat(Cli.run("resume", "--path", path(), "--queue", "emails").out()).contains("emails runs again");
+
+        Cli early = Cli.run("pause", "--path", path(), "--queue", "imports");
+        assertThat(early.exitCode()).isZero();
+        assertThat(early.err()).contains("note: no job of 'imports' is stored here yet (check the name)");
+        assertThat(Cli.run("queues", "--path", path()).out()).contains("imports");
+    }
+
+    @Test
+    void messagesNameTheProblemAndBadUsagePrintsTheUsage() throws Exception {
+        Cli unknown = Cli.run("bogus");
+        assertThat(unknown.exitCode()).isEqualTo(LocalQueueCli.USAGE);
+        Cli state = Cli.run("jobs", "--path", path(), "--queue", "emails", "--state", "sleeping");
+        assertThat(state.err()).contains("'sleeping' is not a state: ready, delayed, leased, failed or acked")
+                .contains("Usage: localqueue jobs");
+        Cli blank = Cli.run("queues", "--path", "");
+        assertThat(blank.exitCode()).isEqualTo(LocalQueueCli.USAGE);
+        assertThat(blank.err()).contains("--path is empty");
+        Cli file = Cli.run("queues", "--path", dir.resolve(LocalQueueDatabase.FILE_NAME).toString());
+        assertThat(file.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
+        assertThat(file.err()).contains("is a file: --path names the directory");
+        Path empty = Files.createDirectory(dir.resolveSibling(dir.getFileName() + "-empty"));
+        Files.createFile(empty.resolve(LocalQueueDatabase.FILE_NAME));
+        Cli zero = Cli.run("vacuum", "--path", empty.toString(), "--upgrade");
+        assertThat(zero.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
+        assertThat(zero.err()).contains("is empty: no queue was ever stored in it");
+        assertThat(empty.resolve(LocalQueueDatabase.FILE_NAME)).isEmptyFile();
+        Files.delete(empty.resolve(LocalQueueDatabase.FILE_NAME));
+        Files.delete(empty);
+        Cli interval = Cli.run("tail", "--path", path(), "--queue", "emails", "--interval", "1ms");
+        assertThat(interval.err()).contains("--interval must be at least 100ms, got 1ms");
+        JsonNode stats = JSON.readTree(Cli.run("stats", "--path", path(), "--queue", "emails", "--json").out());
+        assertThat(stats.get("observedAt").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        Cli question = Cli.answering("n\n", "failed", "purge", "--path", path(), "--queue", "emails", "--older-than",
+                "0s");
+        assertThat(question.err()).contains("that failed over 0s ago?");
+    }
+
+    @Test
     void pauseAndResumeHoldForEveryProcess() {
         JsonNode paused = JSON.readTree(Cli.run("pause", "--path", path(), "--queue", "emails", "--json").out());
         assertThat(paused.get("paused").asBoolean()).isTrue();
@@ -232,6 +304,8 @@ class CommandsTest {
         Cli backedUp = Cli.run("backup", "--path", path(), backup.toString(), "--json");
         assertThat(backedUp.exitCode()).isZero();
         assertThat(JSON.readTree(backedUp.out()).get("verified").asBoolean()).isTrue();
+        assertThat(JSON.readTree(backedUp.out()).get("file").asString())
+                .isEqualTo(backup.resolve(LocalQueueDatabase.FILE_NAME).toAbsolutePath().toString());
         assertThat(backup.resolve(LocalQueueDatabase.FILE_NAME)).isRegularFile();
         Cli again = Cli.run("backup", "--path", path(), backup.toString());
         assertThat(again.exitCode()).isEqualTo(LocalQueueCli.PROBLEM);
@@ -247,7 +321,7 @@ class CommandsTest {
         assertThat(doctor.exitCode()).isZero();
         JsonNode report = JSON.readTree(doctor.out());
         assertThat(report.get("facts").get("engine").asString()).isEqualTo("SQLite");
-        assertThat(report.get("facts").get("layout").asString()).isEqualTo("this release's");
+        assertThat(report.get("facts").get("layout").asString()).isEqualTo("current");
         assertThat(report.get("facts").get("quickCheck").asString()).isEqualTo("ok");
         assertThat(report.get("findings").toString()).contains("3 dead letter(s)", "paused since");
         assertThat(Cli.run("doctor", "--path", path()).out()).contains("2 finding(s):", "warning: emails: 3 dead");

@@ -28,7 +28,7 @@ class OnPostgresTest {
         Cli queues = Cli.run(Map.of("LOCALQUEUE_PASSWORD", ""), "queues", "--url", PostgresServer.url(),
                 "--schema", schema);
         assertThat(queues.exitCode()).as(queues.err()).isZero();
-        assertThat(queues.out()).containsPattern("emails\\s+1\\s+0\\s+0\\s+1");
+        assertThat(queues.out()).containsPattern("emails\\s+1\\s+0\\s+0\\s+0\\s+1");
         JsonNode stats = JsonMapper.builder().build().readTree(Cli.run("stats", "--url", PostgresServer.url(),
                 "--schema", schema, "--queue", "emails", "--json").out());
         assertThat(stats.get("dead").asLong()).isEqualTo(1);

@@ -55,8 +55,13 @@ class PythonFileTest {
                 String[] args = args(command, json);
                 Cli run = Cli.run(args);
                 assertThat(run.exitCode()).as(String.join(" ", args) + "\n" + run.err()).isZero();
-                assertThat(run.err()).as(String.join(" ", args)).contains("has the Python library's (or an earlier "
-                        + "release's) layout; it is read through a copy and left as it is");
+                if (!command.get(0).equals("backup")) {
+                    assertThat(run.err()).as(String.join(" ", args)).contains("has the Python library's (or an "
+                            + "earlier release's) layout; it is read through a copy and left as it is");
+                } else {
+                    assertThat(RawSqlite.schema(backup.resolve(LocalQueueDatabase.FILE_NAME)))
+                            .as("the backup, in the file's own layout").isEqualTo(RawSqlite.schema(python.file()));
+                }
                 assertThat(Files.readAllBytes(python.file())).as(String.join(" ", args)).isEqualTo(bytes);
                 if (json) {
                     String document = command.get(0).equals("tail") ? run.out().lines().findFirst().orElseThrow()
@@ -84,8 +89,7 @@ class PythonFileTest {
         assertThat(shown.get("headers").isEmpty()).isTrue();
 
         JsonNode doctor = JSON.readTree(Cli.run("doctor", "--path", dir.toString(), "--json").out());
-        assertThat(doctor.get("facts").get("layout").asString()).isEqualTo(
-                "the Python library's or an earlier release's");
+        assertThat(doctor.get("facts").get("layout").asString()).isEqualTo("older");
         assertThat(doctor.get("facts").get("location").asString()).endsWith("(a copy taken for reading)");
     }
 
@@ -108,6 +112,23 @@ class PythonFileTest {
         }
         assertThat(dir.resolve(LocalQueueDatabase.FILE_NAME + "-wal")).satisfiesAnyOf(
                 wal -> assertThat(wal).doesNotExist(), wal -> assertThat(wal).isEmptyFile());
+    }
+
+    @Test
+    void withUpgradeAWriteThatIsRefusedOrNotConfirmedStillChangesNothing() throws Exception {
+        long deadLetter = python.id(PythonDatabase.FAILED_WITHOUT_REASON);
+        List<List<String>> commands = List.of(
+                List.of("failed", "retry", "--queue", "nosuch", String.valueOf(deadLetter)),
+                List.of("failed", "retry", "--queue", PythonDatabase.QUEUE, "999"),
+                List.of("failed", "purge", "--queue", PythonDatabase.QUEUE, "--all"),
+                List.of("recurring", "run", "nope"));
+        for (List<String> command : commands) {
+            List<String> args = new java.util.ArrayList<>(List.of(args(command, false)));
+            args.add("--upgrade");
+            Cli run = Cli.run(args.toArray(String[]::new));
+            assertThat(run.exitCode()).as(String.join(" ", command)).isEqualTo(LocalQueueCli.PROBLEM);
+            assertThat(Files.readAllBytes(python.file())).as(String.join(" ", command)).isEqualTo(bytes);
+        }
     }
 
     @Test

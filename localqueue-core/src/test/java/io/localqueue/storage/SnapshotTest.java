@@ -3,6 +3,7 @@ package io.localqueue.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.localqueue.BackupResult;
 import io.localqueue.FailedMessage;
 import io.localqueue.JobState;
 import io.localqueue.JsonSerializer;
@@ -65,6 +66,25 @@ class SnapshotTest {
         assertThat(RawSqlite.schema(python.file()).keySet()).doesNotContainAnyElementsOf(
                 RawSqlite.ADDED_SCHEMA_OBJECTS);
         assertThat(LocalQueueDatabase.isCurrentLayout(dir)).isFalse();
+    }
+
+    @Test
+    void aPythonFileIsBackedUpAsItIsAndKeepsItsLayoutInTheBackup() throws Exception {
+        PythonDatabase python = PythonDatabase.create(dir);
+        byte[] bytes = Files.readAllBytes(python.file());
+        Path destination = dir.resolveSibling(dir.getFileName() + "-backup");
+
+        BackupResult result = LocalQueueDatabase.backupFile(dir, destination);
+
+        assertThat(result.verified()).isTrue();
+        Path copy = destination.resolve(LocalQueueDatabase.FILE_NAME);
+        assertThat(result.databasePath()).isEqualTo(copy);
+        assertThat(RawSqlite.schema(copy)).isEqualTo(RawSqlite.schema(python.file()));
+        assertThat(RawSqlite.tables(copy)).isEqualTo(RawSqlite.tables(python.file()));
+        assertThat(Files.readAllBytes(python.file())).isEqualTo(bytes);
+        assertThat(LocalQueueDatabase.isCurrentLayout(destination)).isFalse();
+        assertThatThrownBy(() -> LocalQueueDatabase.backupFile(dir, destination))
+                .isInstanceOf(LocalQueueException.class).hasMessageContaining(destination.toString());
     }
 
     @Test

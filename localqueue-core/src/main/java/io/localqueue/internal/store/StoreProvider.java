@@ -1,5 +1,8 @@
 package io.localqueue.internal.store;
 
+import io.localqueue.BackupResult;
+import io.localqueue.LocalQueueException;
+import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,5 +46,18 @@ public interface StoreProvider {
      */
     default boolean isCurrentLayout(StoreLocation location) {
         return true;
+    }
+
+    /**
+     * Backs the database of a location up without opening it as a store, reading only, so its layout stays as it is
+     * in the backup too.
+     *
+     * @param location a location this provider serves
+     * @param destination where the backup goes
+     * @return what was copied and how it was verified
+     * @throws LocalQueueException when the store has no such backup
+     */
+    default BackupResult backupAsItIs(StoreLocation location, Path destination) {
+        throw new LocalQueueException(engine() + " has no backup of a database it has not opened");
     }
 }

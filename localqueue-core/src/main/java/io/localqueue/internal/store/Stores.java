@@ -1,5 +1,7 @@
 package io.localqueue.internal.store;
 
+import io.localqueue.BackupResult;
+import java.nio.file.Path;
 import io.localqueue.LocalQueueException;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -37,6 +39,17 @@ public final class Stores {
      */
     public static boolean isCurrentLayout(StoreLocation location) {
         return providerFor(location).isCurrentLayout(location);
+    }
+
+    /**
+     * Backs the database of a location up without opening it as a store.
+     *
+     * @param location where the database is
+     * @param destination where the backup goes
+     * @return what was copied and how it was verified
+     */
+    public static BackupResult backupAsItIs(StoreLocation location, Path destination) {
+        return providerFor(location).backupAsItIs(location, destination);
     }
 
     private static StoreProvider providerFor(StoreLocation location) {

@@ -47,8 +47,8 @@ public final class Backoff {
         }
         long waited = now - startedAt;
         if (waited >= budgetNanos) {
-            throw new DatabaseBusyException("database is locked: another connection held the write lock on "
-                    + locked + " for " + waited / 1_000_000 + " ms (" + busy.getMessage() + ")",
+            throw new DatabaseBusyException("database is locked: another connection kept the write lock on "
+                    + locked + " for the " + waited / 1_000_000 + " ms this write waited (" + busy.getMessage() + ")",
                     Duration.ofNanos(waited), busy);
         }
         LockSupport.parkNanos(Math.min(budgetNanos - waited,

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,16 +36,31 @@ final class BackupOperation {
     }
 
     static BackupResult run(Path queueDirectory, ReaderPool readers, Path destination) {
-        long start = System.nanoTime();
-        Path target = validate(queueDirectory, destination);
-        try (BackupDestination claimed = BackupDestination.claim(target, destination)) {
-            Path staged = claimed.staged();
-            Path file = target.resolve(SqliteQueueStore.FILE_NAME);
+        return run(queueDirectory, destination, staged -> {
             try {
                 readers.withSession(session -> copy(session.connection(), staged));
             } catch (SQLException failure) {
                 throw SqliteErrors.wrap("reading " + queueDirectory.resolve(SqliteQueueStore.FILE_NAME), failure);
             }
+        });
+    }
+
+    /**
+     * Backs a queue directory's file up without opening it as a queue: the copy is taken through a read-only
+     * connection, so the file keeps its layout (the Python library's, say) and so does the backup.
+     */
+    static BackupResult runAsItIs(Path queueDirectory, Path destination) {
+        return run(queueDirectory, destination,
+                staged -> FileSnapshot.copy(queueDirectory.resolve(SqliteQueueStore.FILE_NAME), staged));
+    }
+
+    private static BackupResult run(Path queueDirectory, Path destination, Consumer<Path> copier) {
+        long start = System.nanoTime();
+        Path target = validate(queueDirectory, destination);
+        try (BackupDestination claimed = BackupDestination.claim(target, destination)) {
+            Path staged = claimed.staged();
+            Path file = target.resolve(SqliteQueueStore.FILE_NAME);
+            copier.accept(staged);
             Verification verification = verify(staged);
             if (!verification.check.ok()) {
                 throw new LocalQueueException("backup integrity check failed: "

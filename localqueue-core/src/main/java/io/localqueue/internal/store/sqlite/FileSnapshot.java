@@ -33,7 +33,7 @@ final class FileSnapshot {
      */
     static boolean isCurrent(Path file) {
         requireFile(file);
-        try (Connection connection = SqliteConnector.openReadOnly(file, false)) {
+        try (Connection connection = readOnly(file)) {
             SqliteSchema.requireLocalQueueDatabase(connection, file);
             return SqliteSchema.isCurrent(connection);
         } catch (SQLException failure) {
@@ -52,15 +52,27 @@ final class FileSnapshot {
      */
     static void copy(Path file, Path copy) {
         requireFile(file);
-        try (Connection connection = SqliteConnector.openReadOnly(file, false)) {
+        try (Connection connection = readOnly(file)) {
             SqliteSchema.requireLocalQueueDatabase(connection, file);
             try (PreparedStatement statement = connection.prepareStatement(COPY)) {
                 statement.setString(1, copy.toString());
                 statement.execute();
             }
         } catch (SQLException failure) {
-            throw SqliteErrors.wrap("copying " + file + " for reading", failure);
+            throw SqliteErrors.wrap("copying " + file, failure);
         }
+    }
+
+    /**
+     * A connection that cannot change the file. To a file this user may not write while no process has it open (no WAL
+     * beside it), it reads the file alone: an ordinary read-only connection would create the {@code -wal} and
+     * {@code -shm} sidecars as this user, which the file's owner might then be unable to open.
+     */
+    private static Connection readOnly(Path file) throws SQLException {
+        Path directory = file.toAbsolutePath().getParent();
+        boolean writable = Files.isWritable(file) && directory != null && Files.isWritable(directory);
+        boolean idle = !Files.exists(Path.of(file + "-wal")) && !Files.exists(Path.of(file + "-shm"));
+        return SqliteConnector.openReadOnly(file, idle && !writable);
     }
 
     /**

@@ -20,13 +20,21 @@ final class ReadStatements {
      */
     static final String STATS = "SELECT status, COUNT(*) FROM messages WHERE queue = ? GROUP BY status";
 
-    /** Skips through the queue index, so the cost grows with the number of queues, not of jobs. */
+    /**
+     * Skips through the queue index, so the cost grows with the number of queues, not of jobs; with the queues whose
+     * pause or limits are stored, so a paused queue that emptied is still named.
+     */
     private static final String QUEUE_NAMES = """
             WITH RECURSIVE names(name) AS (
                 SELECT MIN(queue) FROM messages
                 UNION ALL
                 SELECT (SELECT MIN(queue) FROM messages WHERE queue > names.name) FROM names WHERE name IS NOT NULL)
-            SELECT name FROM names WHERE name IS NOT NULL""";
+            SELECT name FROM names WHERE name IS NOT NULL
+            UNION
+            SELECT queue FROM queue_controls
+             WHERE paused_at IS NOT NULL OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL
+                OR rate_permits IS NOT NULL
+            ORDER BY 1""";
 
     private static final String LIST_FAILED = """
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,

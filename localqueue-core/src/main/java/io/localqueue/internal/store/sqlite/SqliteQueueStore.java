@@ -111,6 +111,18 @@ public final class SqliteQueueStore implements QueueStore {
     }
 
     /**
+     * Backs a queue directory's file up as {@link #backup} does, without opening it as a queue: through a read-only
+     * connection, so a file of the Python library's layout and its backup keep that layout.
+     *
+     * @param directory the queue directory
+     * @param destination a new directory inside an existing one
+     * @return what was copied and how it was verified
+     */
+    public static BackupResult backupAsItIs(Path directory, Path destination) {
+        return BackupOperation.runAsItIs(directory, destination);
+    }
+
+    /**
      * Tells, reading only, whether opening a queue file would leave its layout as it is.
      *
      * @param file an existing queue file

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The storage layout shared with the Python library (table {@code messages}, its three indexes, status codes 0-3,
@@ -224,7 +225,7 @@ final class SqliteSchema {
             }
             Set<String> tables = tables(connection);
             if (tables.contains("messages")) {
-                Set<String> missing = new LinkedHashSet<>(BASE_COLUMNS);
+                Set<String> missing = new TreeSet<>(BASE_COLUMNS);
                 missing.removeAll(columns(connection));
                 if (!missing.isEmpty()) {
                     throw new LocalQueueException(file + " is not a localqueue database: its messages table lacks "

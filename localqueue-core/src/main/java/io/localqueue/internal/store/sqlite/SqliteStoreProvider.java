@@ -1,10 +1,12 @@
 package io.localqueue.internal.store.sqlite;
 
+import io.localqueue.BackupResult;
 import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.SnapshotLocation;
 import io.localqueue.internal.store.StoreLocation;
 import io.localqueue.internal.store.StoreProvider;
+import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /** The SQLite store as a service of the store seam: the file of a queue directory, or a copy of one. */
@@ -35,5 +37,10 @@ public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public boolean isCurrentLayout(StoreLocation location) {
         return !(location instanceof FileLocation file) || SqliteQueueStore.isCurrentLayout(file.file());
+    }
+
+    @Override
+    public BackupResult backupAsItIs(StoreLocation location, Path destination) {
+        return SqliteQueueStore.backupAsItIs(((FileLocation) location).directory(), destination);
     }
 }

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The PostgreSQL layout of a localqueue database, in a schema of the user's naming: table {@code messages} with the
@@ -424,7 +425,7 @@ final class PostgresSchema {
             }
         }
         if (!columns.isEmpty() && !columns.containsAll(BASE_COLUMNS)) {
-            Set<String> missing = new LinkedHashSet<>(BASE_COLUMNS);
+            Set<String> missing = new TreeSet<>(BASE_COLUMNS);
             missing.removeAll(columns);
             throw new LocalQueueException("schema " + schema + " is not a localqueue database: its messages table "
                     + "lacks columns " + missing);

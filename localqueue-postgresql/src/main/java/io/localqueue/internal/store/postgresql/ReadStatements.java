@@ -35,7 +35,8 @@ final class ReadStatements {
 
     /**
      * Every distinct queue name, a few index probes each (a loose index scan over the three indexes of the states,
-     * which between them hold every row), however many rows the queues hold.
+     * which between them hold every row), however many rows the queues hold; with the queues whose pause or limits are
+     * stored, so a paused queue that emptied is still named.
      */
     static final String QUEUE_NAMES = """
             WITH RECURSIVE names (name) AS (
@@ -48,7 +49,12 @@ final class ReadStatements {
                              (SELECT min(queue) FROM %1$s.messages WHERE status >= 2 AND queue > names.name))
                   FROM names
                  WHERE name IS NOT NULL)
-            SELECT name FROM names WHERE name IS NOT NULL""";
+            SELECT name FROM names WHERE name IS NOT NULL
+            UNION
+            SELECT queue FROM %1$s.queue_controls
+             WHERE paused_at IS NOT NULL OR max_concurrent IS NOT NULL OR max_per_key IS NOT NULL
+                OR rate_permits IS NOT NULL
+            ORDER BY 1""";
 
     private static final String LIST_FAILED = """
             SELECT id, payload, attempts, last_error, failure_reason, failure_category, created_at, updated_at,
