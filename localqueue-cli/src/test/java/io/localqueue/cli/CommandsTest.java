@@ -9,17 +9,20 @@ import io.localqueue.QueueStats;
 import io.localqueue.RecurringJob;
 import io.localqueue.RecurringJobs;
 import io.localqueue.SimpleQueue;
+import io.localqueue.storage.RawSqlite;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
+import java.sql.Connection;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -245,6 +248,41 @@ class CommandsTest {
         Cli question = Cli.answering("n\n", "failed", "purge", "--path", path(), "--queue", "emails", "--older-than",
                 "0s");
         assertThat(question.err()).contains("that failed over 0s ago?");
+    }
+
+    @Test
+    void aWriteWaitsForAnotherProcesssWriteLockAndThenGoesThrough() throws Exception {
+        try (Connection holder = RawSqlite.connect(dir.resolve(LocalQueueDatabase.FILE_NAME))) {
+            RawSqlite.execute(holder, "BEGIN IMMEDIATE");
+            CompletableFuture<Cli> pause = CompletableFuture.supplyAsync(() -> Cli.run("pause", "--path", path(),
+                    "--queue", "emails"));
+            Thread.sleep(1_000); // the lock is held a while, well within the writers' budget
+            assertThat(pause).isNotDone();
+            RawSqlite.execute(holder, "ROLLBACK");
+            Cli paused = pause.get(60, TimeUnit.SECONDS);
+            assertThat(paused.exitCode()).as(paused.err()).isZero();
+        }
+        try (SimpleQueue<Object> emails = SimpleQueue.builder(dir).name("emails").build()) {
+            assertThat(emails.isPaused()).isTrue();
+        }
+    }
+
+    @Test
+    void aFileOfANewerLayoutIsRefusedByEveryCommandAndLeftAsItWas() throws Exception {
+        Path file = dir.resolve(LocalQueueDatabase.FILE_NAME);
+        try (Connection connection = RawSqlite.connect(file)) {
+            RawSqlite.execute(connection, "PRAGMA user_version = 9");
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        for (String[] command : new String[][] {{"queues"}, {"doctor"}, {"pause", "--queue", "emails", "--upgrade"},
+                {"backup", dir.resolveSibling(dir.getFileName() + "-newer").toString()}}) {
+            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(command),
+                    java.util.stream.Stream.of("--path", path())).toArray(String[]::new);
+            Cli run = Cli.run(args);
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(LocalQueueCli.PROBLEM);
+            assertThat(run.err()).as(String.join(" ", args)).contains("written by a newer, incompatible localqueue");
+            assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+        }
     }
 
     @Test
