@@ -66,6 +66,7 @@ final class Scenarios {
         for (int batchSize : profile.putManyBatchSizes()) {
             all.add(new PutManyScenario(batchSize));
         }
+        all.add(new ProducerThreadsScenario());
         all.add(new GetAckScenario());
         all.add(new RoundtripScenario());
         for (int concurrency : profile.workerConcurrency()) {

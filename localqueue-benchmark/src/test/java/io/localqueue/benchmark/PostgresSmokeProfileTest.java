@@ -67,7 +67,8 @@ class PostgresSmokeProfileTest {
         assertThat(seen).containsExactlyInAnyOrder("insert-1", "insert-batch-10", "insert-batch-100",
                 "claim+ack-2tx", "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "put-delayed",
                 "put-prioritized", "putMany-1", "putMany-10",
-                "putMany-100", "get+ack", "roundtrip", "worker-pipeline-c2", "multiprocess-drain-1C",
+                "putMany-100", "put-threads-1", "put-threads-4", "put-threads-16", "put-threads-64", "get+ack",
+                "roundtrip", "worker-pipeline-c2", "multiprocess-drain-1C",
                 "multiprocess-drain-2C", "multiprocess-drain-1ms-1C", "multiprocess-drain-1ms-2C");
         JsonNode twoConsumers = resultNamed(json.get("results"), "multiprocess-drain-2C");
         assertThat(twoConsumers.get("details").get(ConsumerDrainScenario.RATIO_TO_ONE_CONSUMER).isNumber()).isTrue();

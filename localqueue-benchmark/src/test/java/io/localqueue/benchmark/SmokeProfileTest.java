@@ -99,8 +99,8 @@ class SmokeProfileTest {
         for (DurabilityMode mode : DurabilityMode.values()) {
             for (String name : List.of("insert-1", "insert-batch-10", "insert-batch-100", "claim+ack-2tx",
                     "put+claim+ack-3tx", "pipeline-1p2c-batched", "put", "put-delayed", "put-prioritized",
-                    "putMany-1", "putMany-10", "putMany-100", "get+ack", "roundtrip", "worker-pipeline-c2",
-                    "listener-pipeline-c2", "backlog-small-200", "backlog-1k", "backlog-1k-priorities",
+                    "putMany-1", "putMany-10", "putMany-100", "put-threads-1", "put-threads-4", "put-threads-16",
+                    "put-threads-64", "get+ack", "roundtrip", "worker-pipeline-c2", "listener-pipeline-c2", "backlog-small-200", "backlog-1k", "backlog-1k-priorities",
                     "backlog-1k-delayed-50", "retention-claims-quiet", "retention-claims-during",
                     "limits-plain-worker", "limits-max-concurrent-worker", "limits-per-key-100-worker",
                     "limits-rate-worker", "limits-per-key-100-full-worker", "limits-plain", "limits-max-concurrent",
