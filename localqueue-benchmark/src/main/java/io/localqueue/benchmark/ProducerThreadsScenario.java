@@ -2,6 +2,8 @@ package io.localqueue.benchmark;
 
 import io.localqueue.DurabilityMode;
 import io.localqueue.SimpleQueue;
+import io.localqueue.bus.EventBus;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -11,8 +13,10 @@ import java.util.concurrent.Future;
 
 /**
  * {@code put-threads-N}: N threads put the profile's {@code put} jobs together, one {@link SimpleQueue#put(Object)}
- * each, as an application's request threads do; each thread count on a fresh queue, all in the same run, so that every
- * count's throughput is compared with one thread's measured just before it.
+ * each, as an application's request threads do; {@code bus-dispatch-threads-N}: N threads dispatch the profile's bus
+ * dispatches together, one {@link EventBus#dispatch(Object)} each, to one subscription. Each thread count runs on a
+ * fresh queue or bus, all in the same run, so that every count's throughput is compared with one thread's measured
+ * just before it.
  */
 public final class ProducerThreadsScenario implements Scenario {
 
@@ -22,9 +26,25 @@ public final class ProducerThreadsScenario implements Scenario {
     /** The detail holding a count's throughput over one thread's in the same run. */
     static final String RATIO = "ratioToOneThread";
 
+    private final boolean dispatch;
+
+    /** The scenario of puts. */
+    public ProducerThreadsScenario() {
+        this(false);
+    }
+
+    /**
+     * The scenario of puts, or of bus dispatches.
+     *
+     * @param dispatch true for bus dispatches
+     */
+    public ProducerThreadsScenario(boolean dispatch) {
+        this.dispatch = dispatch;
+    }
+
     @Override
     public String name() {
-        return "put-threads";
+        return dispatch ? "bus-dispatch-threads" : "put-threads";
     }
 
     @Override
@@ -48,31 +68,86 @@ public final class ProducerThreadsScenario implements Scenario {
 
     private Measured measure(RunContext context, DurabilityMode mode, int threads) throws Exception {
         String name = name() + "-" + threads;
-        int perThread = Math.max(1, context.profile().putOperations() / threads);
+        int operations = dispatch ? context.profile().busDispatches() : context.profile().putOperations();
+        int perThread = Math.max(1, operations / threads);
         int warmupPerThread = Math.max(1, context.profile().warmupOperations() / threads);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name), name, mode)) {
-            run(pool, queue, threads, warmupPerThread, new long[threads * warmupPerThread]);
+        try (Target target = open(context, mode, name)) {
+            run(pool, target, threads, warmupPerThread, new long[threads * warmupPerThread]);
             long[] latencies = new long[threads * perThread];
-            long elapsed = run(pool, queue, threads, perThread, latencies);
+            long elapsed = run(pool, target, threads, perThread, latencies);
             long measured = (long) threads * perThread;
             long total = (long) threads * (perThread + warmupPerThread);
-            ScenarioResult.Builder result = ScenarioResult.builder(name, PutScenario.GROUP, mode)
-                    .throughput(measured, "jobs", elapsed)
-                    .latency(latencies, "one put, while the other threads of its count put too")
-                    .validation(QueueChecks.counts(queue, total, 0, 0, 0));
+            String unit = dispatch ? "events" : "jobs";
+            ScenarioResult.Builder result = ScenarioResult.builder(name, dispatch ? BusBench.GROUP : PutScenario.GROUP,
+                            mode)
+                    .throughput(measured, unit, elapsed)
+                    .latency(latencies, "one " + (dispatch ? "dispatch" : "put")
+                            + ", while the other threads of its count do the same")
+                    .validation(target.check(total));
             return new Measured(result, ScenarioResult.perSecond(measured, elapsed));
         } finally {
             pool.shutdownNow();
         }
     }
 
+    private Target open(RunContext context, DurabilityMode mode, String name) throws IOException {
+        if (dispatch) {
+            EventBus bus = BusBench.open(context.newDirectory(name), mode, 1);
+            return new Target() {
+                @Override
+                public void produce(long seq, long start) {
+                    bus.dispatch(BusBench.event(false, seq, start));
+                }
+
+                @Override
+                public Validation check(long total) {
+                    long stored = bus.subscription("s1").stats().ready();
+                    return Validation.check(stored == total, stored + " deliveries for " + total + " dispatches");
+                }
+
+                @Override
+                public void close() {
+                    bus.close();
+                }
+            };
+        }
+        SimpleQueue<BenchMessage> queue = context.queue(context.newDirectory(name), name, mode);
+        return new Target() {
+            @Override
+            public void produce(long seq, long start) {
+                queue.put(BenchMessage.of(seq, start));
+            }
+
+            @Override
+            public Validation check(long total) {
+                return QueueChecks.counts(queue, total, 0, 0, 0);
+            }
+
+            @Override
+            public void close() {
+                queue.close();
+            }
+        };
+    }
+
+    /** What the threads produce into: a queue or a bus. */
+    private interface Target extends AutoCloseable {
+
+        void produce(long seq, long start);
+
+        Validation check(long total);
+
+        @Override
+        void close();
+    }
+
     /** A thread count's result, still open for its ratio, and its throughput. */
     private record Measured(ScenarioResult.Builder result, double jobsPerSecond) {
     }
 
-    /** Runs {@code perThread} puts on each thread, all starting together; returns the span of the whole. */
-    private static long run(ExecutorService pool, SimpleQueue<BenchMessage> queue, int threads, int perThread,
+    /** Runs {@code perThread} puts or dispatches on each thread, all starting together; returns the span of the whole. */
+    private static long run(ExecutorService pool, Target target, int threads, int perThread,
                             long[] latencies) throws Exception {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
@@ -84,7 +159,7 @@ public final class ProducerThreadsScenario implements Scenario {
                 go.await();
                 for (int i = 0; i < perThread; i++) {
                     long start = System.nanoTime();
-                    queue.put(BenchMessage.of(first + i, start));
+                    target.produce(first + i, start);
                     latencies[first + i] = System.nanoTime() - start;
                 }
                 return null;

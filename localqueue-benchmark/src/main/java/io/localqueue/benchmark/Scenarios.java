@@ -99,6 +99,7 @@ final class Scenarios {
             all.add(new BusIngestScenario(1_000, 5, true));
             all.add(new BusDispatchScenario(false));
             all.add(new BusDispatchScenario(true));
+            all.add(new ProducerThreadsScenario(true));
             all.add(new BusDrainScenario(4));
             all.add(new BusPipelineScenario(4, false));
             all.add(new BusPipelineScenario(4, true));

@@ -109,7 +109,8 @@ class SmokeProfileTest {
                     "lateness-in-process", "lateness-cross-process",
                     "multiprocess-2P/2C", "bus-ingest-b100-f1", "bus-ingest-b1000-f1", "bus-ingest-b10000-f1",
                     "bus-ingest-b1000-f5", "bus-ingest-b1000-f1-identity", "bus-ingest-b1000-f5-identity",
-                    "bus-dispatch-f1", "bus-dispatch-f1-identity", "bus-drain-c4", "bus-pipeline-c4", "bus-chain-c4",
+                    "bus-dispatch-f1", "bus-dispatch-f1-identity", "bus-dispatch-threads-1", "bus-dispatch-threads-4",
+                    "bus-dispatch-threads-16", "bus-dispatch-threads-64", "bus-drain-c4", "bus-pipeline-c4", "bus-chain-c4",
                     "bus-execute-csv")) {
                 expected.add(name + "/" + mode);
             }

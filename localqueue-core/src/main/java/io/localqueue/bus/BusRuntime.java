@@ -160,9 +160,17 @@ final class BusRuntime {
         return store().write(WriteOptions.standard(what, settings.durability()), ensureOpen, work);
     }
 
-    /** Runs one write transaction that touches queue rows only, leaving the file as a queue leaves it. */
-    <R> R writeRows(String what, StoreWork<R> work) {
-        return store().write(WriteOptions.standard(what, settings.durability()), ensureOpen, work);
+    /**
+     * Runs a producer's write (a dispatch, a handler's emission) in a transaction shared with the other producers of
+     * the database at that moment, creating the bus's own tables first when {@code busTables} and this process has not
+     * yet; throwing rolls back this write only.
+     */
+    <R> R produce(String what, boolean busTables, StoreWork<R> work) {
+        if (busTables) {
+            ensureTables();
+        }
+        ensureOpen();
+        return database.produce(what, settings.durability(), work);
     }
 
     /**

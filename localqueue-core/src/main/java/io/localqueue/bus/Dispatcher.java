@@ -47,7 +47,7 @@ final class Dispatcher {
         return intercepted(planned, Map.of(), null, plan -> {
             requireRouted(plan);
             Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
-                    : runtime.writeRows("dispatch", writes -> Fanout.write(writes, plan, runtime.now()));
+                    : runtime.produce("dispatch", false, writes -> Fanout.write(writes, plan, runtime.now()));
             signal(plan);
             return Fanout.receipts(plan, delivered);
         });
@@ -64,7 +64,7 @@ final class Dispatcher {
      */
     boolean emit(String queue, long id, String receipt, Fanout.Plan planned, EventContext parent) {
         return intercepted(planned, parent.headers(), parent, plan -> {
-            Delivered delivered = runtime.write("acknowledge and emit", writes -> {
+            Delivered delivered = runtime.produce("acknowledge and emit", true, writes -> {
                 long now = runtime.now();
                 FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)), List.of());
                 if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {

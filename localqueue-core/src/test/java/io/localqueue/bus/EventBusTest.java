@@ -139,6 +139,54 @@ class EventBusTest extends BusTestBase {
     }
 
     @Test
+    void dispatchesFromManyThreadsAtOnceEachGetTheirOwnReceiptAndAConflictFailsOnlyItsCaller() throws Exception {
+        EventBus bus = open(BusTopology.builder().route("users", ImportRow.class).build());
+        long stored = bus.dispatch(new ImportRow("i", "taken", "Ann")).messageIds().get(0);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        List<Long> sameIdentity = new CopyOnWriteArrayList<>();
+        AtomicInteger inserted = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            int thread = t;
+            threads.add(new Thread(() -> {
+                try {
+                    start.await();
+                    for (int n = 0; n < 30; n++) {
+                        ImportRow row = thread == 5 && n == 12 ? new ImportRow("i", "taken", "Bob")
+                                : n == 20 ? new ImportRow("i", "shared", "Cy") : new ImportRow("i", thread + "-" + n, "x");
+                        try {
+                            DispatchReceipt receipt = bus.dispatch(row);
+                            if (row.externalId().equals("shared")) {
+                                sameIdentity.add(receipt.messageIds().get(0));
+                            } else if (receipt.inserted().get(0)) {
+                                inserted.incrementAndGet();
+                            }
+                        } catch (RuntimeException failure) {
+                            failures.add(failure);
+                        }
+                    }
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(60_000);
+        }
+
+        assertThat(failures).singleElement().isInstanceOf(DeduplicationConflictException.class);
+        assertThat(inserted).hasValue(8 * 30 - 8 - 1);
+        assertThat(sameIdentity).hasSize(8).containsOnly(sameIdentity.get(0));
+        assertThat(count("SELECT COUNT(*) FROM messages")).as("taken, shared once, and every other row")
+                .isEqualTo(1 + 1 + 8 * 30 - 8 - 1);
+        assertThat(bus.subscription("users").stats().ready()).isEqualTo(1 + 1 + 8 * 30 - 8 - 1);
+        assertThat(stored).isPositive();
+    }
+
+    @Test
     void anIdentityIsStoredOnceAndTheFieldOrderDoesNotMatter() {
         EventBus bus = open(BusTopology.builder().route("users", ImportRow.class).build());
 

@@ -1,10 +1,12 @@
 package io.localqueue.internal.engine;
 
+import io.localqueue.DurabilityMode;
 import io.localqueue.IntegrityCheckMode;
 import io.localqueue.IntegrityCheckResult;
 import io.localqueue.InvalidArgumentException;
 import io.localqueue.LocalQueueException;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.StoreWork;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ public final class Database implements AutoCloseable {
     private final Object key;
     private final QueueStore store;
     private final GroupCommit groupCommit;
+    private final ProducerGroup producers;
     private final SnapshotCache snapshots;
     private final Retention retention;
     private int references;
@@ -33,6 +36,7 @@ public final class Database implements AutoCloseable {
         this.key = key;
         this.store = store;
         this.groupCommit = new GroupCommit(store);
+        this.producers = new ProducerGroup(store);
         this.snapshots = new SnapshotCache(store);
         this.retention = new Retention(store, Retention.INTERVAL);
     }
@@ -84,6 +88,24 @@ public final class Database implements AutoCloseable {
 
     GroupCommit groupCommit() {
         return groupCommit;
+    }
+
+    ProducerGroup producers() {
+        return producers;
+    }
+
+    /**
+     * Runs a producer's transitions in a write transaction shared with the other producers' writes of the moment
+     * ({@link ProducerGroup}), and returns their result once committed; throwing rolls back this caller's only.
+     *
+     * @param transaction what the transaction does
+     * @param durability the durability this write asks for; the shared commit uses the strongest asked for
+     * @param work the transitions
+     * @param <R> the result type
+     * @return the work's result
+     */
+    public <R> R produce(String transaction, DurabilityMode durability, StoreWork<R> work) {
+        return producers.write(transaction, durability, work);
     }
 
     SnapshotCache snapshots() {

@@ -57,6 +57,7 @@ public final class QueueEngine {
     private final Database database;
     private final QueueStore store;
     private final GroupCommit groupCommit;
+    private final ProducerGroup producers;
     private final SnapshotCache snapshots;
     private final Wakeups wakeups;
     private final String queue;
@@ -104,6 +105,7 @@ public final class QueueEngine {
         this.database = database;
         this.store = database.store();
         this.groupCommit = database.groupCommit();
+        this.producers = database.producers();
         this.snapshots = database.snapshots();
         this.wakeups = store.wakeups();
         this.queue = queue;
@@ -136,7 +138,8 @@ public final class QueueEngine {
     }
 
     /**
-     * Inserts all jobs in one transaction, waiting up to {@code timeoutNanos} for room when a limit is set.
+     * Inserts all jobs in one transaction, shared with the puts other threads make at the same moment
+     * ({@link ProducerGroup}), waiting up to {@code timeoutNanos} for room when a limit is set.
      *
      * @param jobs the jobs in input order
      * @param timeoutNanos how long to wait for room
@@ -151,8 +154,8 @@ public final class QueueEngine {
         Deadline deadline = Deadline.after(timeoutNanos);
         while (true) {
             long seen = waits.version();
-            Enqueued outcome = store.write(WriteOptions.standard("enqueue", durability), ensureOpen,
-                    writes -> enqueue(writes, jobs));
+            ensureOpen();
+            Enqueued outcome = producers.put(queue, jobs, delivery.maxAttempts(), clock, maxPendingJobs, durability);
             List<Long> ids = outcome.ids();
             if (ids != null) {
                 wakeWaiters();
