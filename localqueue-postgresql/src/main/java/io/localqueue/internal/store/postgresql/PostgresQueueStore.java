@@ -96,7 +96,8 @@ public final class PostgresQueueStore implements QueueStore {
         }
         this.notifications = new NotifySender(dataSource, schema);
         this.liveness = new HostLiveness(dataSource, schema);
-        this.transactions = new PostgresTransactions(dataSource, schema, notifications::committed, liveness::holder);
+        this.transactions = new PostgresTransactions(dataSource, ownedPool != null, schema, notifications::committed,
+                liveness::holder);
         this.wakeups = new Wakeups("localqueue-postgresql-" + schema, new NotifyWatch(dataSource, schema));
     }
 

@@ -89,8 +89,9 @@ public final class PostgresStoreProvider implements StoreProvider {
     static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
 
     /**
-     * The pool: its size, credentials, a name that shows in the server's pg_stat_activity, a prompt first try and
-     * a bounded wait for a connection.
+     * The pool: its size, credentials, a name that shows in the server's pg_stat_activity, a prompt first try, a
+     * bounded wait for a connection, and the sessions' settings of the common write, so that it costs no round trip
+     * of its own ({@link PostgresTransactions#SESSION_SETTINGS}).
      */
     static HikariConfig poolConfig(ServerSettings settings) {
         HikariConfig config = new HikariConfig();
@@ -107,6 +108,7 @@ public final class PostgresStoreProvider implements StoreProvider {
         config.addDataSourceProperty("ApplicationName", "localqueue");
         config.setInitializationFailTimeout(1);
         config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+        config.setConnectionInitSql(PostgresTransactions.SESSION_SETTINGS);
         return config;
     }
 

@@ -52,6 +52,30 @@ final class PostgresTransactions {
             + "ELSE current_setting('synchronous_commit') END, true)";
 
     /**
+     * {@link #DURABLE_SETTINGS} on a connection of the store's own pool, whose session turned {@code synchronous_commit}
+     * off ({@link #SESSION_SETTINGS}): the commit waits for the WAL flush as the server, database or role sets it,
+     * since {@code reset_val} is the value before that {@code SET}.
+     */
+    private static final String DURABLE_OVER_SESSION_SETTINGS = "SELECT set_config('lock_timeout', ?, true), "
+            + "set_config('synchronous_commit', CASE reset_val WHEN 'off' THEN 'on' ELSE reset_val END, true) "
+            + "FROM pg_settings WHERE name = 'synchronous_commit'";
+
+    /**
+     * The lock wait of the sessions of the store's own pool: one second short of a standard write's budget, so that a
+     * transaction started within the first second of its write needs no setting of its own and still never waits
+     * past its budget.
+     */
+    static final long SESSION_LOCK_TIMEOUT_MILLIS = TimeUnit.NANOSECONDS.toMillis(WriteOptions.WRITE_BUDGET_NANOS) - 1_000;
+
+    /**
+     * What each connection of the store's own pool runs once when it opens, so that a {@link DurabilityMode#RELAXED}
+     * transaction with the standard budget needs no settings round trip: the lock wait
+     * ({@link #SESSION_LOCK_TIMEOUT_MILLIS}) and a commit that does not wait for the WAL flush.
+     */
+    static final String SESSION_SETTINGS = "SET lock_timeout = " + SESSION_LOCK_TIMEOUT_MILLIS
+            + "; SET synchronous_commit = off";
+
+    /**
      * How many times one write, or one read, runs again on another connection after the one it had was found lost
      * before anything was committed: a pool may hold several connections whose backends the server has just ended.
      */
@@ -61,6 +85,7 @@ final class PostgresTransactions {
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final WriteTransactions transactions;
+    private final boolean sessionSettings;
     private final String schema;
     private final Runnable wokeWaiters;
     private final Supplier<@Nullable String> holder;
@@ -73,20 +98,23 @@ final class PostgresTransactions {
      * @param wokeWaiters runs after the commit of a transaction that gave waiters work or room
      */
     PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters) {
-        this(dataSource, schema, wokeWaiters, () -> null);
+        this(dataSource, false, schema, wokeWaiters, () -> null);
     }
 
     /**
      * Creates the transactions of one layout.
      *
      * @param dataSource lends each transaction its connection
+     * @param sessionSettings whether every connection of {@code dataSource} ran {@link #SESSION_SETTINGS} (the
+     *                        store's own pool); a caller's pool is left as it is, each transaction setting its own
      * @param schema the layout's schema
      * @param wokeWaiters runs after the commit of a transaction that gave waiters work or room
      * @param holder this host's holder name for the receipts of claims, asked at each claim; null names none
      */
-    PostgresTransactions(DataSource dataSource, String schema, Runnable wokeWaiters,
+    PostgresTransactions(DataSource dataSource, boolean sessionSettings, String schema, Runnable wokeWaiters,
                          Supplier<@Nullable String> holder) {
         this.transactions = new WriteTransactions(dataSource);
+        this.sessionSettings = sessionSettings;
         this.schema = PostgresSchema.requireValidName(schema);
         this.wokeWaiters = wokeWaiters;
         this.holder = holder;
@@ -126,11 +154,14 @@ final class PostgresTransactions {
         PostgresWrites[] bound = new PostgresWrites[1];
         R result;
         try {
+            String sql = settings(options.durability(), remainingNanos);
             result = transactions.run(connection -> {
-                try (PreparedStatement settings = connection.prepareStatement(
-                        options.durability() == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS)) {
-                    settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
-                    settings.execute();
+                if (sql != null) {
+                    try (PreparedStatement settings = connection.prepareStatement(sql)) {
+                        settings.setString(1, Long.toString(Math.max(1,
+                                TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
+                        settings.execute();
+                    }
                 }
                 bound[0] = new PostgresWrites(connection, schema, holder);
                 return work.run(bound[0]);
@@ -153,6 +184,20 @@ final class PostgresTransactions {
             wokeWaiters.run();
         }
         return result;
+    }
+
+    /**
+     * The statement that gives a transaction its settings, or null when its connection's session has them already:
+     * a {@link DurabilityMode#RELAXED} transaction on the store's own pool with at least the session's lock wait left.
+     */
+    private @Nullable String settings(DurabilityMode durability, long remainingNanos) {
+        if (!sessionSettings) {
+            return durability == DurabilityMode.RELAXED ? RELAXED_SETTINGS : DURABLE_SETTINGS;
+        }
+        if (durability == DurabilityMode.DURABLE) {
+            return DURABLE_OVER_SESSION_SETTINGS;
+        }
+        return TimeUnit.NANOSECONDS.toMillis(remainingNanos) >= SESSION_LOCK_TIMEOUT_MILLIS ? null : RELAXED_SETTINGS;
     }
 
     /** A failure before the commit, as one to run again when it was the loss of the connection. */

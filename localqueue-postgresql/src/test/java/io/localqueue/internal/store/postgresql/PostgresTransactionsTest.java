@@ -4,10 +4,12 @@ import static io.localqueue.internal.store.postgresql.Transactions.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.localqueue.DatabaseBusyException;
 import io.localqueue.DurabilityMode;
 import io.localqueue.internal.store.ClaimRequest;
 import io.localqueue.internal.store.NewJob;
+import io.localqueue.internal.store.ServerSettings;
 import io.localqueue.internal.store.WriteOptions;
 import java.nio.charset.StandardCharsets;
 import java.lang.reflect.Proxy;
@@ -105,6 +107,41 @@ class PostgresTransactionsTest extends LayoutTestBase {
         try (Connection plain = PostgresServer.connect()) {
             assertThat(settings(plain)).as("the settings end with the transaction")
                     .containsExactly("0", serverSetting());
+        }
+    }
+
+    @Test
+    void theStoresOwnPoolCarriesTheCommonSettingsInItsSessionsAndOtherWritesSetTheirOwn() throws Exception {
+        AtomicReference<Connection> handedOut = new AtomicReference<>();
+        try (HikariDataSource pool = new HikariDataSource(PostgresStoreProvider.poolConfig(new ServerSettings(
+                PostgresServer.url(), "postgres", null, schema, 3)))) {
+            DataSource recording = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                        Object result = method.invoke(pool, arguments);
+                        if (result instanceof Connection connection) {
+                            handedOut.set(connection);
+                        }
+                        return result;
+                    });
+            PostgresTransactions transactions = new PostgresTransactions(recording, true, schema, () -> { },
+                    () -> null);
+
+            List<String> common = transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                    writes -> settings(handedOut.get()));
+            List<String> shorter = transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
+                    TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> settings(handedOut.get()));
+            List<String> durable = transactions.write(WriteOptions.standard("put", DurabilityMode.DURABLE), OPEN,
+                    writes -> settings(handedOut.get()));
+
+            assertThat(common).as("the session's own settings").containsExactly("29s", "off");
+            assertThat(shorter.get(0)).matches("(19|20)\\d{3}ms");
+            assertThat(shorter.get(1)).isEqualTo("off");
+            assertThat(durable.get(0)).matches("(29|30)\\d{3}ms");
+            assertThat(durable.get(1)).as("DURABLE waits for the flush over the session's off").isEqualTo("on");
+            try (Connection session = pool.getConnection()) {
+                assertThat(settings(session)).as("the session's settings again once each transaction ended")
+                        .containsExactly("29s", "off");
+            }
         }
     }
 
