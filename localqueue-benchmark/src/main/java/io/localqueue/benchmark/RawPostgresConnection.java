@@ -33,13 +33,17 @@ final class RawPostgresConnection implements RawJobs<RawPostgresConnection.Claim
     private static final String INSERT_BATCH = "INSERT INTO messages (" + COLUMNS + ") "
             + "SELECT ?, p.payload, 0, 0, ?, ?, NULL, ?, ? FROM unnest(?::bytea[]) AS p (payload)";
 
-    /** Leases the first due rows in claim order (the ready index's order), skipping rows others hold. */
+    /**
+     * Leases the first due rows in claim order, skipping rows others hold; the order is the claim-order index's
+     * (priority, due time, id), so the server walks the index instead of sorting every ready row (the raw rows all
+     * have priority 0).
+     */
     private static final String CLAIM = """
             UPDATE messages
                SET status = 1, receipt = ?::text || id, lease_until = ?, attempts = attempts + 1, updated_at = ?
              WHERE id IN (SELECT id FROM messages
                            WHERE queue = ? AND status = 0 AND available_at <= ?
-                           ORDER BY available_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
+                           ORDER BY priority, available_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
             RETURNING id""";
 
     /** Acknowledges one delivery, fenced by its receipt and a live lease as the engine's ack is. */
