@@ -155,10 +155,10 @@ final class ProducerGroup {
         try {
             commit(batch);
         } catch (RuntimeException | Error failure) {
+            // each caller of the batch rethrows it; the combiner goes on, since its own write may be in a later batch
             for (Write write : batch) {
                 write.fail(failure);
             }
-            throw failure;
         } finally {
             finish(batch);
         }

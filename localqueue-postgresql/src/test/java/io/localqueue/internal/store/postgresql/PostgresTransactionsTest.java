@@ -78,15 +78,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
     @Test
     void aTransactionRunsWithItsLockBudgetAndDurabilityAndTheSessionKeepsItsOwnSettings() throws Exception {
         AtomicReference<Connection> handedOut = new AtomicReference<>();
-        DataSource source = PostgresServer.database();
-        DataSource recording = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
-                    Object result = method.invoke(source, arguments);
-                    if (result instanceof Connection connection) {
-                        handedOut.set(connection);
-                    }
-                    return result;
-                });
+        DataSource recording = recording(PostgresServer.database(), handedOut);
         PostgresTransactions transactions = new PostgresTransactions(recording, schema, () -> { });
 
         List<String> relaxed = transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
@@ -115,14 +107,7 @@ class PostgresTransactionsTest extends LayoutTestBase {
         AtomicReference<Connection> handedOut = new AtomicReference<>();
         try (HikariDataSource pool = new HikariDataSource(PostgresStoreProvider.poolConfig(new ServerSettings(
                 PostgresServer.url(), "postgres", null, schema, 3)))) {
-            DataSource recording = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
-                        Object result = method.invoke(pool, arguments);
-                        if (result instanceof Connection connection) {
-                            handedOut.set(connection);
-                        }
-                        return result;
-                    });
+            DataSource recording = recording(pool, handedOut);
             PostgresTransactions transactions = new PostgresTransactions(recording, true, schema, () -> { },
                     () -> null);
 
@@ -214,6 +199,18 @@ class PostgresTransactionsTest extends LayoutTestBase {
                         try (Statement statement = connection.createStatement()) {
                             statement.execute(sql);
                         }
+                    }
+                    return result;
+                });
+    }
+
+    /** A data source that hands out {@code source}'s connections and keeps the last one in {@code handedOut}. */
+    private static DataSource recording(DataSource source, AtomicReference<Connection> handedOut) {
+        return (DataSource) Proxy.newProxyInstance(PostgresTransactionsTest.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                    Object result = method.invoke(source, arguments);
+                    if (result instanceof Connection connection) {
+                        handedOut.set(connection);
                     }
                     return result;
                 });
