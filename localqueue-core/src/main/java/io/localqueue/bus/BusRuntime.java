@@ -161,14 +161,10 @@ final class BusRuntime {
     }
 
     /**
-     * Runs a producer's write (a dispatch, a handler's emission) in a transaction shared with the other producers of
-     * the database at that moment, creating the bus's own tables first when {@code busTables} and this process has not
-     * yet; throwing rolls back this write only.
+     * Runs a dispatch's write in a transaction shared with the other producers of the database at that moment;
+     * throwing rolls back this write only.
      */
-    <R> R produce(String what, boolean busTables, StoreWork<R> work) {
-        if (busTables) {
-            ensureTables();
-        }
+    <R> R produce(String what, StoreWork<R> work) {
         ensureOpen();
         return database.produce(what, settings.durability(), work);
     }

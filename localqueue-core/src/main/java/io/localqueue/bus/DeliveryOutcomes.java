@@ -19,8 +19,8 @@ import org.slf4j.Logger;
 
 /**
  * Records what one subscription's handlers did and reports it: a verdict of the consumers' {@link FailurePolicy} is
- * handed to the grouped commit without waiting, a handler's returned events are stored with its acknowledgement in
- * one transaction, and once recorded the outcome is logged at once and told to the bus's observer on the
+ * handed to the grouped commit without waiting, and so are a handler's returned events with its acknowledgement (one
+ * unit: neither commits without the other); once recorded the outcome is logged at once and told to the bus's observer on the
  * subscription's {@link ReportLane}, never on the thread that commits.
  */
 final class DeliveryOutcomes {
@@ -71,8 +71,9 @@ final class DeliveryOutcomes {
     }
 
     /**
-     * Acknowledges the delivery and stores its handler's events in one transaction, fenced by its receipt; they
-     * inherit the delivery's headers unless the bus's dispatch interceptor passes others.
+     * Hands over the delivery's acknowledgement with its handler's events, to commit in one transaction fenced by its
+     * receipt without waiting; they inherit the delivery's headers unless the bus's dispatch interceptor passes
+     * others.
      */
     void emit(ClaimedRow row, Ran ran, EventContext parent, Object result) {
         List<?> events = result instanceof Collection<?> many ? new ArrayList<>(many) : List.of(result);
@@ -98,18 +99,36 @@ final class DeliveryOutcomes {
             return;
         }
         try {
-            boolean acked = dispatcher.emit(queue, row.id(), row.receipt(), plan, parent);
-            if (!acked) {
-                log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing "
-                        + "was emitted and it will be delivered again", row.id(), queue);
-            }
-            observe(ran, acked ? JobOutcome.ACKED : JobOutcome.DISCARDED);
-        } catch (DeduplicationConflictException conflict) {
-            deadLetter(row, ran, Errors.describe(conflict), FailureReason.PERMANENT_HANDLER_ERROR,
-                    "deduplication_conflict");
+            dispatcher.emitLater(engine, row, plan, parent, (outcome, failure) -> emitted(row, ran, outcome, failure));
         } catch (QueueClosedException closed) {
             throw closed;
         } catch (RuntimeException failure) {
+            emitFailed(row, ran, failure);
+        }
+    }
+
+    /** Tells what an emission handed over did, once its transaction ended; on the committing thread. */
+    private void emitted(ClaimedRow row, Ran ran, @Nullable JobOutcome outcome, @Nullable RuntimeException failure) {
+        if (failure != null) {
+            emitFailed(row, ran, failure);
+            return;
+        }
+        if (outcome != JobOutcome.ACKED) {
+            log.warn("Lease of delivery {} in '{}' expired before its handler's events were stored; nothing was "
+                    + "emitted and it will be delivered again", row.id(), queue);
+        }
+        observe(ran, outcome == JobOutcome.ACKED ? JobOutcome.ACKED : JobOutcome.DISCARDED);
+    }
+
+    /**
+     * Settles a delivery whose handler's events were not stored, nor its acknowledgement: a deduplication conflict is
+     * a dead letter, any other failure a retry.
+     */
+    private void emitFailed(ClaimedRow row, Ran ran, RuntimeException failure) {
+        if (failure instanceof DeduplicationConflictException conflict) {
+            deadLetter(row, ran, Errors.describe(conflict), FailureReason.PERMANENT_HANDLER_ERROR,
+                    "deduplication_conflict");
+        } else {
             settle(row, ran, policy.retry("emitting the handler's events failed: " + Errors.describe(failure),
                     row.attempts()));
         }

@@ -10,7 +10,10 @@ import java.util.function.Function;
  * (with its acknowledgement), such as an observation that stores the caller's trace context with the deliveries; it
  * must call {@code write} once, on the calling thread, with the headers every new delivery of the write is to be
  * stored with ({@link Dispatch#headers()} to keep those it would get anyway, null or empty for none), and return
- * what the write returned or let its exception through unchanged.
+ * what the write returned or let its exception through unchanged. For a handler's events ({@link Dispatch#emittedBy()}
+ * not null), {@code write} hands them over to commit with the delivery's acknowledgement and returns null before that
+ * commit; a failure to store them settles the delivery (a retry, or a dead letter for a deduplication conflict)
+ * instead of going through the interceptor.
  *
  * <pre>{@code
  * import io.localqueue.bus.Dispatch;

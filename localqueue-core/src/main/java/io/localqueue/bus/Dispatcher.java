@@ -2,9 +2,10 @@ package io.localqueue.bus;
 
 import io.localqueue.DeduplicationConflictException;
 import io.localqueue.JobOutcome;
+import io.localqueue.internal.engine.QueueEngine;
+import io.localqueue.internal.engine.Settled;
+import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.Delivered;
-import io.localqueue.internal.store.FencedResults;
-import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoredHeaders;
 import java.util.List;
 import java.util.Map;
@@ -47,39 +48,41 @@ final class Dispatcher {
         return intercepted(planned, Map.of(), null, plan -> {
             requireRouted(plan);
             Delivered delivered = plan.deliveries().isEmpty() ? Delivered.NOTHING
-                    : runtime.produce("dispatch", false, writes -> Fanout.write(writes, plan, runtime.now()));
+                    : runtime.produce("dispatch", writes -> Fanout.write(writes, plan, runtime.now()));
             signal(plan);
             return Fanout.receipts(plan, delivered);
         });
     }
 
     /**
-     * Acknowledges a delivery and stores the deliveries of its handler's events, with the edges from it to them, in
-     * one transaction inside the dispatch interceptor, the children inheriting the delivery's headers unless the
-     * interceptor passes others; nothing is stored when its lease is gone.
+     * Hands over the acknowledgement of a delivery with the deliveries of its handler's events and the edges from it to
+     * them, to commit together with other settlements, the write running inside the dispatch interceptor (which
+     * returns before the commit) and the children inheriting the delivery's headers unless the interceptor passes
+     * others; {@code done} hears the outcome after the commit: nothing is stored when the lease is gone, and a
+     * {@link DeduplicationConflictException} rolls the acknowledgement back too.
      *
-     * @return false when the lease was gone
-     * @throws DeduplicationConflictException when an emitted identity is stored with another payload; the
-     *                                        acknowledgement rolls back too
+     * @param engine the engine of the delivery's queue
+     * @param delivery the delivery whose handler returned the events
+     * @param planned the events' deliveries
+     * @param parent the delivery's context
+     * @param done told the outcome once committed, on the committing thread; must be quick
+     * @throws IllegalArgumentException when the interceptor's headers cannot be stored as given; nothing is handed over
      */
-    boolean emit(String queue, long id, String receipt, Fanout.Plan planned, EventContext parent) {
-        return intercepted(planned, parent.headers(), parent, plan -> {
-            Delivered delivered = runtime.produce("acknowledge and emit", true, writes -> {
-                long now = runtime.now();
-                FencedResults acked = writes.settle(List.of(Settlement.ack(queue, id, receipt, now)), List.of());
-                if (acked.outcomes().get(0) == JobOutcome.DISCARDED) {
-                    return null;
+    void emitLater(QueueEngine engine, ClaimedRow delivery, Fanout.Plan planned, EventContext parent, Settled done) {
+        runtime.ensureTables();
+        runtime.ensureOpen();
+        intercepted(planned, parent.headers(), parent, plan -> {
+            engine.acknowledgeLater(delivery.id(), delivery.receipt(), delivery.leaseUntil(), writes -> {
+                Delivered children = Fanout.write(writes, plan, runtime.now());
+                writes.bus().linkDeliveries(delivery.id(), children.ids());
+                return null;
+            }, (outcome, failure) -> {
+                if (outcome == JobOutcome.ACKED) {
+                    signal(plan);
                 }
-                Delivered children = Fanout.write(writes, plan, now);
-                writes.bus().linkDeliveries(id, children.ids());
-                return children;
+                done.settled(outcome, failure);
             });
-            if (delivered == null) {
-                return false;
-            }
-            signal(plan);
-            runtime.signal(queue);
-            return true;
+            return null;
         });
     }
 

@@ -8,16 +8,19 @@ import io.localqueue.DeliveryPolicy;
 import io.localqueue.FailureReason;
 import io.localqueue.JobOutcome;
 import io.localqueue.QueueDiagnostics;
+import io.localqueue.QueueStats;
 import io.localqueue.RetryPolicy;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +93,37 @@ class BusObservationTest extends BusTestBase {
                 new Seen("shipping", "order.shipped", JobOutcome.ACKED, false));
         assertThat(dead).containsExactly(new Dead("orders", FailureReason.REJECTED, 1,
                 "localqueue-report-bus-default-orders"));
+    }
+
+    @Test
+    void anEmittingDeliveryIsReportedAcknowledgedOnlyOnceItsChildrenAreStored() {
+        List<Long> childrenSeenWithTheParentsAck = new CopyOnWriteArrayList<>();
+        AtomicReference<EventBus> opened = new AtomicReference<>();
+        EventBus bus = open(EventBus.builder(database()).observer(new DeliveryObserver() {
+            @Override
+            public void deliveryFinished(String subscription, @Nullable String eventType, JobOutcome outcome,
+                                         Duration handlerTime, @Nullable Throwable error) {
+                if (subscription.equals("orders") && outcome == JobOutcome.ACKED) {
+                    QueueStats shipping = opened.get().subscription("shipping").stats();
+                    childrenSeenWithTheParentsAck.add(shipping.ready() + shipping.processing() + shipping.acked());
+                }
+            }
+        }).topology(BusTopology.builder().route("shipping", OrderShipped.class).build()));
+        opened.set(bus);
+        bus.handler(OrderPlaced.class, "orders", (event, context) -> new OrderShipped(event.orderId()));
+        List<OrderPlaced> orders = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            orders.add(new OrderPlaced("o-" + i));
+        }
+        bus.dispatchAll(orders);
+
+        bus.start();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> childrenSeenWithTheParentsAck.size() == 20);
+        for (int i = 0; i < childrenSeenWithTheParentsAck.size(); i++) {
+            assertThat(childrenSeenWithTheParentsAck.get(i)).as("children stored when ack %d was told", i)
+                    .isGreaterThanOrEqualTo(i + 1L);
+        }
     }
 
     @Test

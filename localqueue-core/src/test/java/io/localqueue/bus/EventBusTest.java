@@ -8,10 +8,12 @@ import io.localqueue.DeduplicationConflictException;
 import io.localqueue.DeliveryPolicy;
 import io.localqueue.EnqueueItem;
 import io.localqueue.FailureReason;
+import io.localqueue.JobOutcome;
 import io.localqueue.QueueStats;
 import io.localqueue.RetryPolicy;
 import io.localqueue.Serializer;
 import io.localqueue.SimpleQueue;
+import io.localqueue.internal.store.ClaimedRow;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,7 +23,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -516,17 +520,21 @@ class EventBusTest extends BusTestBase {
     }
 
     @Test
-    void aStaleReceiptRollsTheEmissionBack() throws SQLException {
+    void aStaleReceiptRollsTheEmissionBack() throws Exception {
         EventBus bus = open(BusTopology.builder().route("mailer", UserCreated.class).route("welcome",
                 UserWelcomed.class).build());
         DispatchReceipt parent = bus.dispatch(new UserCreated("u-1", "Ann"));
         EventMetadata metadata = EventMetadata.root();
         Fanout.Plan plan = bus.dispatcher().plan(List.of(new UserWelcomed("u-1")), metadata);
+        ClaimedRow stale = new ClaimedRow(parent.messageIds().get(0), new byte[0], 1, "not-the-receipt",
+                System.currentTimeMillis() + 60_000, Map.of(), 0, 0, 0, null);
+        CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
 
-        boolean acked = bus.dispatcher().emit("__bus__:default:mailer", parent.messageIds().get(0), "not-the-receipt", plan,
-                new DeliveryRun(metadata, 1, "mailer", "user.created", java.util.Map.of()));
+        bus.dispatcher().emitLater(bus.dispatcher().runtime().claimEngine("mailer", null), stale, plan,
+                new DeliveryRun(metadata, 1, "mailer", "user.created", Map.of()),
+                (settled, failure) -> outcome.complete(settled));
 
-        assertThat(acked).isFalse();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(JobOutcome.DISCARDED);
         assertThat(count("SELECT COUNT(*) FROM messages WHERE queue = '__bus__:default:welcome'")).isZero();
         assertThat(count("SELECT COUNT(*) FROM event_bus_delivery_edges")).isZero();
     }

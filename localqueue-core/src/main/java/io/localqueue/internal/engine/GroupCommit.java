@@ -5,7 +5,9 @@ import io.localqueue.JobOutcome;
 import io.localqueue.internal.store.FencedResults;
 import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.Renewal;
+import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * transaction committed. Up to {@value #MAX_WAITING} such settlements wait, past which their submitters wait too. A
  * failed transaction fails every change in it whose caller waits; a settlement handed over is kept and tried again in
  * the background until its lease ends ({@link SettlementRetries}), and only then given up, its job delivered again.
+ *
+ * <p>An acknowledgement handed over may carry writes that commit only with it (a handler's emitted events): they run
+ * in the same transaction right after the settlements, and only when the acknowledgement took. When they throw, the
+ * transaction rolls back, that change alone fails with the cause (its acknowledgement not recorded either), and the
+ * others run again without it.
  */
 final class GroupCommit implements AutoCloseable {
 
@@ -66,7 +73,7 @@ final class GroupCommit implements AutoCloseable {
      * @return what it did, once committed
      */
     JobOutcome settle(Settlement settlement, DurabilityMode durability) {
-        Change change = new Change(settlement, null, durability, null, null, 0);
+        Change change = new Change(settlement, null, durability, null, null, 0, null);
         commitWith(change);
         change.throwIfFailed();
         return change.outcome;
@@ -80,7 +87,7 @@ final class GroupCommit implements AutoCloseable {
      * @return whether the fence matched and the lease was renewed, once committed
      */
     boolean renew(Renewal renewal, DurabilityMode durability) {
-        Change change = new Change(null, renewal, durability, null, null, 0);
+        Change change = new Change(null, renewal, durability, null, null, 0, null);
         commitWith(change);
         change.throwIfFailed();
         return change.renewed;
@@ -90,21 +97,28 @@ final class GroupCommit implements AutoCloseable {
      * Hands a settlement to the committer thread and returns; {@code done} hears the result on that thread after
      * the commit, or once the settlement is given up: a failed transaction is tried again until {@code leaseUntil}
      * on {@code clock}, each attempt stamped with that clock's time. Waits while {@value #MAX_WAITING} settlements are
-     * still waiting, and settles on the calling thread when interrupted or closed meanwhile.
+     * still waiting, unless called from a report on the committing thread, and settles on the calling thread when
+     * interrupted or closed meanwhile.
      *
      * @param settlement the settlement
      * @param durability the durability this change asks for
      * @param clock the settlement's queue's clock
      * @param leaseUntil when the delivery's lease ends on that clock, epoch milliseconds
+     * @param with writes that commit only with this settlement, run when it acknowledged its delivery, or null; their
+     *             own failure fails this change alone, with the cause
      * @param done told the result; must be quick
      */
-    void settleLater(Settlement settlement, DurabilityMode durability, Clock clock, long leaseUntil, Settled done) {
-        Change change = new Change(settlement, null, durability, done, clock, leaseUntil);
-        if (!takeRoom()) {
-            commitWith(change);
-            return;
+    void settleLater(Settlement settlement, DurabilityMode durability, Clock clock, long leaseUntil,
+                     @Nullable StoreWork<?> with, Settled done) {
+        Change change = new Change(settlement, null, durability, done, clock, leaseUntil, with);
+        if (!combiner.isHeldByCurrentThread()) {
+            // not a report on the committing thread settling again, which would wait for room only it can free
+            if (!takeRoom()) {
+                commitWith(change);
+                return;
+            }
+            change.holdsRoom = true;
         }
-        change.holdsRoom = true;
         pending.add(change);
         handedOver.release();
         startCommitter();
@@ -124,6 +138,11 @@ final class GroupCommit implements AutoCloseable {
         } finally {
             combiner.unlock();
         }
+    }
+
+    /** How many more settlements may be handed over before their submitters wait. */
+    int room() {
+        return room.availablePermits();
     }
 
     /** Puts the kept settlements that are due back in line, and gives up those whose lease ended. */
@@ -236,53 +255,96 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** Commits up to {@value #MAX_BATCH} pending changes in one transaction; the caller holds the combiner. */
+    /**
+     * Commits up to {@value #MAX_BATCH} pending changes in one transaction; when the writes carried by one change throw,
+     * fails that change and commits the others again without it. The caller holds the combiner.
+     */
     private void commitPending() {
         List<Change> batch = new ArrayList<>();
         Change next;
         while (batch.size() < MAX_BATCH && (next = pending.poll()) != null) {
             batch.add(next);
         }
-        if (batch.isEmpty()) {
+        while (!batch.isEmpty()) {
+            Attempt attempt = new Attempt(batch);
+            FencedResults results;
+            try {
+                results = store.write(WriteOptions.standard("settle", attempt.durability()), () -> { }, attempt::run);
+            } catch (RuntimeException failure) {
+                Change blamed = attempt.blamed;
+                if (blamed == null) {
+                    for (Change change : retries.failed(batch, failure)) {
+                        finish(change, failure);
+                    }
+                    return;
+                }
+                batch.remove(blamed);
+                finish(blamed, failure);
+                continue;
+            }
+            retries.committed((int) batch.stream().filter(change -> change.retried).count());
+            int settled = 0;
+            int renewed = 0;
+            for (Change change : batch) {
+                if (change.settlement != null) {
+                    change.outcome = results.outcomes().get(settled++);
+                } else {
+                    change.renewed = results.renewed().get(renewed++);
+                }
+                finish(change, null);
+            }
             return;
         }
-        DurabilityMode mode = DurabilityMode.RELAXED;
-        List<Settlement> settlements = new ArrayList<>(batch.size());
-        List<Renewal> renewals = new ArrayList<>();
-        for (Change change : batch) {
-            if (change.durability == DurabilityMode.DURABLE) {
-                mode = DurabilityMode.DURABLE;
-            }
-            if (change.settlement != null) {
-                settlements.add(change.settlement);
-            } else if (change.renewal != null) {
-                renewals.add(change.renewal);
-            }
+    }
+
+    /** One run of a batch in a transaction, remembering the change whose own writes threw. */
+    private static final class Attempt {
+
+        private final List<Change> batch;
+        @Nullable Change blamed;
+
+        Attempt(List<Change> batch) {
+            this.batch = batch;
         }
-        FencedResults results = null;
-        RuntimeException failure = null;
-        try {
-            results = store.write(WriteOptions.standard("settle", mode), () -> { }, writes -> writes.settle(settlements,
-                    renewals));
-        } catch (RuntimeException failed) {
-            failure = failed;
-        }
-        if (failure != null) {
-            for (Change change : retries.failed(batch, failure)) {
-                finish(change, failure);
+
+        /** The strongest durability asked for in the batch. */
+        DurabilityMode durability() {
+            for (Change change : batch) {
+                if (change.durability == DurabilityMode.DURABLE) {
+                    return DurabilityMode.DURABLE;
+                }
             }
-            return;
+            return DurabilityMode.RELAXED;
         }
-        retries.committed((int) batch.stream().filter(change -> change.retried).count());
-        int settled = 0;
-        int renewed = 0;
-        for (Change change : batch) {
-            if (change.settlement != null) {
-                change.outcome = results.outcomes().get(settled++);
-            } else {
-                change.renewed = results.renewed().get(renewed++);
+
+        FencedResults run(QueueWrites writes) {
+            blamed = null;
+            List<Settlement> settlements = new ArrayList<>(batch.size());
+            List<Renewal> renewals = new ArrayList<>();
+            for (Change change : batch) {
+                if (change.settlement != null) {
+                    settlements.add(change.settlement);
+                } else if (change.renewal != null) {
+                    renewals.add(change.renewal);
+                }
             }
-            finish(change, null);
+            FencedResults results = writes.settle(settlements, renewals);
+            int settled = 0;
+            for (Change change : batch) {
+                if (change.settlement == null) {
+                    continue;
+                }
+                StoreWork<?> with = change.with;
+                if (results.outcomes().get(settled++) == JobOutcome.ACKED && with != null) {
+                    try {
+                        with.run(writes);
+                    } catch (RuntimeException failure) {
+                        blamed = change;
+                        throw failure;
+                    }
+                }
+            }
+            return results;
         }
     }
 
@@ -301,6 +363,7 @@ final class GroupCommit implements AutoCloseable {
         private final @Nullable Settled listener;
         private final @Nullable Clock clock;
         private final long leaseUntil;
+        private final @Nullable StoreWork<?> with;
         private boolean holdsRoom;
         private boolean retried;
         private JobOutcome outcome = JobOutcome.DISCARDED;
@@ -310,13 +373,14 @@ final class GroupCommit implements AutoCloseable {
         private boolean done;
 
         Change(@Nullable Settlement settlement, @Nullable Renewal renewal, DurabilityMode durability,
-               @Nullable Settled listener, @Nullable Clock clock, long leaseUntil) {
+               @Nullable Settled listener, @Nullable Clock clock, long leaseUntil, @Nullable StoreWork<?> with) {
             this.settlement = settlement;
             this.renewal = renewal;
             this.durability = durability;
             this.listener = listener;
             this.clock = clock;
             this.leaseUntil = leaseUntil;
+            this.with = with;
         }
 
         /** The settlement of a change that is one. */

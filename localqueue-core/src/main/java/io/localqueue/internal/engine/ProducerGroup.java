@@ -17,8 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Folds the writes that producers of one database make at the same moment (puts, dispatches, a handler's emitted
- * events) into one write transaction, and hands every caller its own outcome.
+ * Folds the writes that producers of one database make at the same moment (puts, dispatches) into one write
+ * transaction, and hands every caller its own outcome; a handler's emitted events go with its acknowledgement through
+ * {@link GroupCommit} instead.
  *
  * <p>A caller adds its write and then commits until its write is done, unless another caller's commit takes it first:
  * whichever waiting thread gets the lock commits everything pending, in the order it was added, so one thread alone

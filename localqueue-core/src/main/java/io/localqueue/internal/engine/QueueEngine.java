@@ -35,6 +35,7 @@ import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.ReadyRow;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
+import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
 import io.localqueue.internal.time.Deadline;
 import io.localqueue.internal.time.Durations;
@@ -325,9 +326,30 @@ public final class QueueEngine {
         ensureOpen();
         long now = now();
         Long availableAt = delayMillis == 0 ? null : Durations.addToTimestamp(now, delayMillis, "delay");
-        Settlement settlement = new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason,
-                category);
-        groupCommit.settleLater(settlement, durability, clock, leaseUntil, (outcome, failure) -> {
+        handOver(new Settlement(queue, id, receipt, kind, now, availableAt, lastError, reason, category), leaseUntil,
+                null, done);
+    }
+
+    /**
+     * Hands over the acknowledgement of a delivery with writes that commit only with it (a handler's emitted events),
+     * without waiting for the commit; {@code done} hears {@link JobOutcome#ACKED} once both committed,
+     * {@link JobOutcome#DISCARDED} when the lease was gone and nothing was written, or the failure: a failure of
+     * {@code with}'s own statements rolls the acknowledgement back too and reaches {@code done} as it was thrown.
+     *
+     * @param id the message id
+     * @param receipt the delivery's receipt
+     * @param leaseUntil when the delivery's lease ends, epoch milliseconds: a failed transaction is tried again
+     *                   until then
+     * @param with the writes, run in the acknowledgement's transaction once it took
+     * @param done told the outcome, or the failure
+     */
+    public void acknowledgeLater(long id, String receipt, long leaseUntil, StoreWork<?> with, Settled done) {
+        ensureOpen();
+        handOver(Settlement.ack(queue, id, receipt, now()), leaseUntil, with, done);
+    }
+
+    private void handOver(Settlement settlement, long leaseUntil, @Nullable StoreWork<?> with, Settled done) {
+        groupCommit.settleLater(settlement, durability, clock, leaseUntil, with, (outcome, failure) -> {
             if (outcome != null && outcome != JobOutcome.DISCARDED) {
                 wakeWaiters();
             }

@@ -16,6 +16,7 @@ import io.localqueue.internal.store.ClaimedRow;
 import io.localqueue.internal.store.FileLocation;
 import io.localqueue.internal.store.NewJob;
 import io.localqueue.internal.store.QueueStore;
+import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.Renewal;
 import io.localqueue.internal.store.Settlement;
 import io.localqueue.internal.store.StoreWork;
@@ -28,6 +29,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +38,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GroupCommitTest {
 
     private static final String QUEUE = "batched";
+    private static final String CHILDREN = "emitted";
 
     @TempDir
     Path dir;
@@ -83,7 +88,7 @@ class GroupCommitTest {
 
         for (Settlement settlement : settlements) {
             groupCommit.settleLater(settlement, DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE,
-                    (outcome, failure) -> outcomes.add(outcome));
+                    null, (outcome, failure) -> outcomes.add(outcome));
         }
         groupCommit.flush();
 
@@ -158,7 +163,7 @@ class GroupCommitTest {
         CountDownLatch reported = new CountDownLatch(1);
 
         groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
-                DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE, (outcome, failure) -> {
+                DurabilityMode.RELAXED, Clock.systemUTC(), Long.MAX_VALUE, null, (outcome, failure) -> {
                     reportedOn.set(Thread.currentThread().getName());
                     seenAtReport.set(sqlite.stats(QUEUE));
                     reported.countDown();
@@ -190,7 +195,7 @@ class GroupCommitTest {
         CountDownLatch done = new CountDownLatch(1);
         try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
             groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
-                    DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), (outcome, failure) -> {
+                    DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), null, (outcome, failure) -> {
                         reported.set(outcome);
                         done.countDown();
                     });
@@ -219,7 +224,7 @@ class GroupCommitTest {
         CountDownLatch done = new CountDownLatch(1);
         try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
             groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), clock.millis()),
-                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, (outcome, failure) -> {
+                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, null, (outcome, failure) -> {
                         reported.set(failure);
                         done.countDown();
                     });
@@ -244,7 +249,7 @@ class GroupCommitTest {
         CountDownLatch done = new CountDownLatch(1);
         try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
             groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), clock.millis()),
-                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, (outcome, failure) -> {
+                    DurabilityMode.RELAXED, clock, clock.millis() + 60_000, null, (outcome, failure) -> {
                         reported.set(failure);
                         done.countDown();
                     });
@@ -255,6 +260,111 @@ class GroupCommitTest {
                     .singleElement().asString().contains("job(s) " + row.id());
         }
         store.failWrites(false);
+    }
+
+    @Test
+    void anAcknowledgementsWritesCommitWithItAndOneThatThrowsFailsAloneWithItsAcknowledgement() throws Exception {
+        List<ClaimedRow> rows = claim(4);
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        store.holdFirstWrite(firstHeld, releaseFirst);
+        List<String> reports = new CopyOnWriteArrayList<>();
+        CountDownLatch reported = new CountDownLatch(4);
+        Settled report = (outcome, failure) -> {
+            reports.add(outcome != null ? outcome.name() : failure.getMessage());
+            reported.countDown();
+        };
+        RuntimeException conflict = new IllegalStateException("this emission conflicts");
+
+        acknowledgeLater(rows.get(0), null, report);
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        acknowledgeLater(rows.get(1), writes -> emit(writes, "child-of-1"), report);
+        acknowledgeLater(rows.get(2), writes -> {
+            emit(writes, "child-of-2");
+            throw conflict;
+        }, report);
+        acknowledgeLater(rows.get(3), writes -> emit(writes, "child-of-3"), report);
+        releaseFirst.countDown();
+
+        assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(reports).containsExactlyInAnyOrder("ACKED", "ACKED", "ACKED", "this emission conflicts");
+        assertThat(store.writes.get()).as("the held one, the three rolled back, the two again").isEqualTo(3);
+        assertThat(sqlite.stats(QUEUE)).as("the conflicting one keeps its lease").isEqualTo(new QueueStats(0, 1, 3, 0));
+        assertThat(payloads(CHILDREN)).containsExactlyInAnyOrder("\"child-of-1\"", "\"child-of-3\"");
+    }
+
+    @Test
+    void anAcknowledgementWhoseLeaseIsGoneRunsNoneOfItsWrites() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
+
+        groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), "stale", System.currentTimeMillis()),
+                DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), writes -> emit(writes, "child"),
+                (settled, failure) -> outcome.complete(settled));
+
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(JobOutcome.DISCARDED);
+        assertThat(payloads(CHILDREN)).isEmpty();
+    }
+
+    @Test
+    void anAcknowledgementWithWritesOutlivesADatabaseThatFailsAndCommitsThemOnce() throws Exception {
+        ClaimedRow row = claim(1).get(0);
+        store.failWrites(true);
+        CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
+        try (WorkerLog log = new WorkerLog(GroupCommit.class)) {
+            acknowledgeLater(row, writes -> emit(writes, "child"), (settled, failure) -> outcome.complete(settled));
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.failedWrites.get() >= 2);
+            assertThat(outcome).isNotDone();
+            store.failWrites(false);
+
+            assertThat(outcome.get(20, TimeUnit.SECONDS)).isEqualTo(JobOutcome.ACKED);
+        }
+        assertThat(sqlite.stats(QUEUE).acked()).isEqualTo(1);
+        assertThat(payloads(CHILDREN)).containsExactly("\"child\"");
+    }
+
+    @Test
+    void aReportThatSettlesAgainOnTheCommittingThreadDoesNotWaitForRoomOnlyThatThreadCanFree() throws Exception {
+        List<ClaimedRow> rows = claim(GroupCommit.MAX_WAITING);
+        ClaimedRow conflicting = rows.get(0);
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        store.holdFirstWrite(firstHeld, releaseFirst);
+        CompletableFuture<JobOutcome> deadLettered = new CompletableFuture<>();
+        CountDownLatch acked = new CountDownLatch(rows.size() - 1);
+
+        acknowledgeLater(conflicting, writes -> {
+            throw new IllegalStateException("conflict");
+        }, (outcome, failure) -> groupCommit.settleLater(Settlement.deadLetter(QUEUE, conflicting.id(),
+                conflicting.receipt(), System.currentTimeMillis(), failure.getMessage(),
+                FailureReason.PERMANENT_HANDLER_ERROR, null), DurabilityMode.RELAXED, Clock.systemUTC(),
+                conflicting.leaseUntil(), null, (settled, again) -> deadLettered.complete(settled)));
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        for (ClaimedRow row : rows.subList(1, rows.size())) {
+            acknowledgeLater(row, null, (outcome, failure) -> acked.countDown());
+        }
+        assertThat(groupCommit.room()).as("every place taken while the first commit is held").isZero();
+        releaseFirst.countDown();
+
+        assertThat(deadLettered.get(10, TimeUnit.SECONDS)).isEqualTo(JobOutcome.DEAD_LETTERED);
+        assertThat(acked.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(groupCommit.room()).isEqualTo(GroupCommit.MAX_WAITING);
+    }
+
+    private void acknowledgeLater(ClaimedRow row, @Nullable StoreWork<?> with, Settled done) {
+        groupCommit.settleLater(Settlement.ack(QUEUE, row.id(), row.receipt(), System.currentTimeMillis()),
+                DurabilityMode.RELAXED, Clock.systemUTC(), row.leaseUntil(), with, done);
+    }
+
+    private static @Nullable Object emit(QueueWrites writes, String child) {
+        writes.enqueue(CHILDREN, List.of(new NewJob(("\"" + child + "\"").getBytes(StandardCharsets.UTF_8), null)),
+                3, System.currentTimeMillis(), 0);
+        return null;
+    }
+
+    private List<String> payloads(String queue) {
+        return sqlite.jobsPut(queue, 0, Long.MAX_VALUE, 100).stream()
+                .map(job -> new String(job.payload(), StandardCharsets.UTF_8)).toList();
     }
 
     private List<ClaimedRow> claim(int count) {
