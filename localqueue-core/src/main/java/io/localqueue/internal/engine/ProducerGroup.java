@@ -7,7 +7,6 @@ import io.localqueue.internal.store.QueueStore;
 import io.localqueue.internal.store.QueueWrites;
 import io.localqueue.internal.store.StoreWork;
 import io.localqueue.internal.store.WriteOptions;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -56,18 +55,13 @@ final class ProducerGroup {
     /**
      * Enqueues jobs into a queue in a transaction shared with the other writes pending, and returns once it committed.
      *
-     * @param queue the queue
+     * @param into the queue and its settings
      * @param jobs the jobs, in order
-     * @param maxAttempts the queue's delivery budget
-     * @param clock the queue's clock, read when the transaction runs
-     * @param maxPendingJobs the queue's limit (ready plus leased), or 0 for none
      * @param durability the durability this put asks for
      * @return the put's own outcome: its ids in its order, or no room
      */
-    Enqueued put(String queue, List<NewJob> jobs, int maxAttempts, Clock clock, long maxPendingJobs,
-                 DurabilityMode durability) {
-        return (Enqueued) commitWith(new Write("enqueue", durability,
-                new Put(queue, jobs, maxAttempts, clock, maxPendingJobs), null));
+    Enqueued put(EnqueueInto into, List<NewJob> jobs, DurabilityMode durability) {
+        return (Enqueued) commitWith(new Write("enqueue", durability, new Put(into, jobs), null));
     }
 
     /**
@@ -368,17 +362,16 @@ final class ProducerGroup {
         }
     }
 
-    /** A put's queue, jobs and the queue's settings the enqueue needs. */
-    private record Put(String queue, List<NewJob> jobs, int maxAttempts, Clock clock, long maxPendingJobs) {
+    /** A put's jobs and the enqueue they go in by. */
+    private record Put(EnqueueInto into, List<NewJob> jobs) {
 
         Enqueued enqueue(QueueWrites transitions, List<NewJob> some) {
-            return transitions.enqueue(queue, some, maxAttempts, clock.millis(), maxPendingJobs);
+            return into.run(transitions, some);
         }
 
         /** Whether another write puts into the same queue under the same settings, so the two can be one enqueue. */
         boolean sameQueue(@Nullable Put other) {
-            return other != null && queue.equals(other.queue) && maxAttempts == other.maxAttempts
-                    && clock == other.clock && maxPendingJobs == other.maxPendingJobs;
+            return other != null && into.sameAs(other.into);
         }
     }
 }

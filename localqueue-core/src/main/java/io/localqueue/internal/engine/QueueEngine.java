@@ -66,6 +66,7 @@ public final class QueueEngine {
     private final DurabilityMode durability;
     private final long maxPendingJobs;
     private final Clock clock;
+    private final EnqueueInto enqueueInto;
     private final Runnable ensureOpen = this::ensureOpen;
     private final ChangeWaits waits;
     private final Claims claims;
@@ -114,6 +115,7 @@ public final class QueueEngine {
         this.durability = durability;
         this.maxPendingJobs = maxPendingJobs;
         this.clock = clock;
+        this.enqueueInto = new EnqueueInto(queue, delivery.maxAttempts(), clock, maxPendingJobs);
         this.waits = new ChangeWaits(queue, wakeups, ensureOpen);
         this.leaseExpiries = new LeaseExpiries(queue);
         this.claims = new Claims(store, queue, delivery.lease().toMillis(), durability, clock, waits, ensureOpen,
@@ -156,7 +158,7 @@ public final class QueueEngine {
         while (true) {
             long seen = waits.version();
             ensureOpen();
-            Enqueued outcome = producers.put(queue, jobs, delivery.maxAttempts(), clock, maxPendingJobs, durability);
+            Enqueued outcome = producers.put(enqueueInto, jobs, durability);
             List<Long> ids = outcome.ids();
             if (ids != null) {
                 wakeWaiters();
@@ -183,17 +185,12 @@ public final class QueueEngine {
         if (jobs.isEmpty()) {
             return List.of();
         }
-        Enqueued outcome = store.writeWithin(connection, writes -> enqueue(writes, jobs));
+        Enqueued outcome = store.writeWithin(connection, writes -> enqueueInto.run(writes, jobs));
         List<Long> ids = outcome.ids();
         if (ids == null) {
             throw full(outcome);
         }
         return ids;
-    }
-
-    /** The enqueue transition of this queue, stamped now. */
-    private Enqueued enqueue(QueueWrites writes, List<NewJob> jobs) {
-        return writes.enqueue(queue, jobs, delivery.maxAttempts(), clock.millis(), maxPendingJobs);
     }
 
     /** The exception of an enqueue that found no room: at once for a batch that can never fit. */

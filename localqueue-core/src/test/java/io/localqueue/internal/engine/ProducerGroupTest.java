@@ -41,6 +41,8 @@ class ProducerGroupTest {
 
     private static final String QUEUE = "produced";
     private static final Clock CLOCK = Clock.systemUTC();
+    private static final EnqueueInto INTO_QUEUE = new EnqueueInto(QUEUE, 5, CLOCK, 0);
+    private static final EnqueueInto INTO_FOUR_PENDING = new EnqueueInto(QUEUE, 5, CLOCK, 4);
 
     @TempDir
     Path dir;
@@ -87,16 +89,16 @@ class ProducerGroupTest {
 
     @Test
     void duplicatesAndALimitReachedMidGroupStayWithTheirOwnCallers() throws Exception {
-        long existing = group.put(QUEUE, List.of(job("old", "known")), 5, CLOCK, 4, DurabilityMode.RELAXED)
+        long existing = group.put(INTO_FOUR_PENDING, List.of(job("old", "known")), DurabilityMode.RELAXED)
                 .ids().get(0);
         Held held = holdTheCombiner();
-        FutureTask<Enqueued> duplicateOfStored = lineUp(() -> group.put(QUEUE, List.of(job("again", "known")), 5,
-                CLOCK, 4, DurabilityMode.RELAXED));
+        FutureTask<Enqueued> duplicateOfStored = lineUp(() -> group.put(INTO_FOUR_PENDING, List.of(job("again", "known")),
+                DurabilityMode.RELAXED));
         FutureTask<Enqueued> fits = lineUp(put(QUEUE, 4, "one", "two"));
-        FutureTask<Enqueued> duplicateInGroup = lineUp(() -> group.put(QUEUE, List.of(job("twin", "new")), 5, CLOCK,
-                4, DurabilityMode.RELAXED));
-        FutureTask<Enqueued> sameTwin = lineUp(() -> group.put(QUEUE, List.of(job("twin again", "new")), 5, CLOCK,
-                4, DurabilityMode.RELAXED));
+        FutureTask<Enqueued> duplicateInGroup = lineUp(() -> group.put(INTO_FOUR_PENDING, List.of(job("twin", "new")),
+                DurabilityMode.RELAXED));
+        FutureTask<Enqueued> sameTwin = lineUp(() -> group.put(INTO_FOUR_PENDING, List.of(job("twin again", "new")),
+                DurabilityMode.RELAXED));
         FutureTask<Enqueued> tooMany = lineUp(put(QUEUE, 4, "no", "room"));
         held.release();
 
@@ -133,7 +135,7 @@ class ProducerGroupTest {
     void aBadPutInARowOfPutsToOneQueueIsFoundAndFailsAlone() throws Exception {
         Held held = holdTheCombiner();
         FutureTask<Enqueued> first = lineUp(put(QUEUE, 0, "first"));
-        FutureTask<Enqueued> bad = lineUp(() -> group.put(QUEUE, List.of(new NewJob(null, null)), 5, CLOCK, 0,
+        FutureTask<Enqueued> bad = lineUp(() -> group.put(INTO_QUEUE, List.of(new NewJob(null, null)),
                 DurabilityMode.RELAXED));
         FutureTask<Enqueued> last = lineUp(put(QUEUE, 0, "last"));
         held.release();
@@ -159,7 +161,7 @@ class ProducerGroupTest {
                     .hasMessageContaining("SQLITE_IOERR_WRITE");
         }
         assertThat(payloads()).isEmpty();
-        assertThat(group.put(QUEUE, List.of(job("next", null)), 5, CLOCK, 0, DurabilityMode.RELAXED).ids())
+        assertThat(group.put(INTO_QUEUE, List.of(job("next", null)), DurabilityMode.RELAXED).ids())
                 .as("the next put goes through").hasSize(1);
         assertThat(payloads()).containsExactly("next");
     }
@@ -168,19 +170,20 @@ class ProducerGroupTest {
     void theStrongestDurabilityAskedForInTheGroupApplies() throws Exception {
         Held held = holdTheCombiner();
         FutureTask<Enqueued> relaxed = lineUp(put(QUEUE, 0, "relaxed"));
-        FutureTask<Enqueued> durable = lineUp(() -> group.put(QUEUE, List.of(job("durable", null)), 5, CLOCK, 0,
+        FutureTask<Enqueued> durable = lineUp(() -> group.put(INTO_QUEUE, List.of(job("durable", null)),
                 DurabilityMode.DURABLE));
         held.release();
         relaxed.get();
         durable.get();
 
-        assertThat(store.durabilities()).as("one transaction, at the strongest").containsExactly(DurabilityMode.DURABLE);
+        assertThat(store.durabilities()).as("one transaction, at the strongest")
+                .containsExactly(DurabilityMode.DURABLE);
     }
 
     @Test
     void aCallerAloneCommitsAtOnceInItsOwnTransaction() {
         for (int i = 0; i < 3; i++) {
-            group.put(QUEUE, List.of(job("alone" + i, null)), 5, CLOCK, 0, DurabilityMode.RELAXED);
+            group.put(INTO_QUEUE, List.of(job("alone" + i, null)), DurabilityMode.RELAXED);
         }
         assertThat(store.transactions()).containsExactly("enqueue", "enqueue", "enqueue");
     }
@@ -190,8 +193,7 @@ class ProducerGroupTest {
         Held held = holdTheCombiner();
         List<Boolean> flag = new CopyOnWriteArrayList<>();
         FutureTask<Enqueued> put = lineUp(() -> {
-            Enqueued outcome = group.put(QUEUE, List.of(job("interrupted", null)), 5, CLOCK, 0,
-                    DurabilityMode.RELAXED);
+            Enqueued outcome = group.put(INTO_QUEUE, List.of(job("interrupted", null)), DurabilityMode.RELAXED);
             flag.add(Thread.currentThread().isInterrupted());
             return outcome;
         });
@@ -236,7 +238,7 @@ class ProducerGroupTest {
         for (String payload : payloads) {
             jobs.add(job(payload, null));
         }
-        return () -> group.put(queue, jobs, 5, CLOCK, limit, DurabilityMode.RELAXED);
+        return () -> group.put(new EnqueueInto(queue, 5, CLOCK, limit), jobs, DurabilityMode.RELAXED);
     }
 
     private static NewJob job(String payload, String jobId) {
