@@ -49,6 +49,15 @@ final class LeaseStatements {
              WHERE m.id = ANY (?::bigint[]) AND m.id = a.id AND m.queue = a.queue AND m.receipt = a.receipt
                AND m.lease_until > a.now AND m.""" + STILL_LEASED + " RETURNING a.position";
 
+    /**
+     * Acknowledges one delivery, the usual batch of a single consumer: the server plans this short statement in a
+     * fraction of the time {@link #ACK_ALL} takes, and keeps one plan for it (by primary key) after its first
+     * executions, where it plans {@link #ACK_ALL} afresh at each. Returns a row only when the fence matched.
+     */
+    static final String ACK_ONE = """
+            UPDATE %1$s.messages SET status = 2, receipt = NULL, lease_until = NULL, updated_at = ?""" + FENCE
+            + " RETURNING 1";
+
     /** Renews a batch; {@code m.id = ANY (…)} is there for the reason {@link #ACK_ALL} gives. */
     static final String EXTEND_ALL = """
             UPDATE %1$s.messages AS m
@@ -112,6 +121,17 @@ final class LeaseStatements {
     /** Acknowledges in one statement; returns the 1-based positions, among {@code acks}, of those that matched. */
     private static Set<Long> acknowledge(Connection connection, String schema, List<Settlement> settlements,
                                          List<Integer> acks) throws SQLException {
+        if (acks.size() == 1) {
+            Settlement ack = settlements.get(acks.get(0));
+            try (PreparedStatement update = connection.prepareStatement(ACK_ONE.formatted(schema))) {
+                update.setLong(1, ack.now());
+                update.setLong(2, ack.id());
+                update.setString(3, ack.queue());
+                update.setString(4, ack.receipt());
+                update.setLong(5, ack.now());
+                return returned(update);
+            }
+        }
         Long[] ids = new Long[acks.size()];
         String[] queues = new String[acks.size()];
         String[] receipts = new String[acks.size()];
