@@ -362,7 +362,13 @@ final class ClaimStatements {
     /** Claims as {@link #claim(Connection, String, String, long, long, int, boolean, int, String)} does, naming no holder. */
     static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
                             boolean lookForExpired, int budget) throws SQLException {
-        return claim(connection, schema, queue, now, leaseUntil, limit, lookForExpired, budget, null);
+        return claim(connection, schema, queue, now, leaseUntil, limit, lookForExpired, budget, null, c -> null);
+    }
+
+    /** Claims naming the given holder, in a transaction whose lock wait is set already. */
+    static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
+                            boolean lookForExpired, int budget, @Nullable String holder) throws SQLException {
+        return claim(connection, schema, queue, now, leaseUntil, limit, lookForExpired, budget, holder, c -> null);
     }
 
     /**
@@ -371,11 +377,15 @@ final class ClaimStatements {
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
      * @param budget a delivery budget of the claimer's to write onto every row it takes, or 0 for none
      * @param holder the claiming process's holder name, which the receipts carry, or null for none
+     * @param lockWait sets the transaction's lock wait, run before any statement that may wait for another
+     *                 transaction's lock; the claim of rows it finds unlocked waits for none, so it never runs it
      */
     static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
-                            boolean lookForExpired, int budget, @Nullable String holder) throws SQLException {
+                            boolean lookForExpired, int budget, @Nullable String holder,
+                            PostgresWrites.Work<?> lockWait) throws SQLException {
         List<ExpiredLease> reclaimed = List.of();
         if (lookForExpired && anyExpired(connection, schema, queue, now)) {
+            lockWait.run(connection);
             if (budget > 0) {
                 try (PreparedStatement budgeted = connection.prepareStatement(BUDGET_EXPIRED.formatted(schema))) {
                     budgeted.setInt(1, budget);
@@ -392,6 +402,7 @@ final class ClaimStatements {
         if (leaseInOrder(claim, CLAIM, limit, rows) > 0) {
             return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
         }
+        lockWait.run(connection);
         LimitStatements.Controls controls = LimitStatements.lockControls(connection, schema, queue);
         ClaimHold hold = null;
         if (!controls.paused() && controls.limits().any()) {

@@ -155,15 +155,18 @@ final class PostgresTransactions {
         R result;
         try {
             String sql = settings(options.durability(), remainingNanos);
-            result = transactions.run(connection -> {
-                if (sql != null) {
-                    try (PreparedStatement settings = connection.prepareStatement(sql)) {
-                        settings.setString(1, Long.toString(Math.max(1,
-                                TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
-                        settings.execute();
-                    }
+            PostgresWrites.Work<?> set = connection -> {
+                try (PreparedStatement settings = connection.prepareStatement(sql)) {
+                    settings.setString(1, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos))));
+                    return settings.execute();
                 }
-                bound[0] = new PostgresWrites(connection, schema, holder);
+            };
+            boolean lockWaitOnly = sessionSettings && options.durability() == DurabilityMode.RELAXED;
+            result = transactions.run(connection -> {
+                if (sql != null && !lockWaitOnly) {
+                    set.run(connection);
+                }
+                bound[0] = new PostgresWrites(connection, schema, holder, sql != null && lockWaitOnly ? set : null);
                 return work.run(bound[0]);
             });
         } catch (WriteTransactions.Failure failure) {
@@ -189,6 +192,9 @@ final class PostgresTransactions {
     /**
      * The statement that gives a transaction its settings, or null when its connection's session has them already:
      * a {@link DurabilityMode#RELAXED} transaction on the store's own pool with at least the session's lock wait left.
+     * A shorter wait of a {@link DurabilityMode#RELAXED} transaction on that pool is the only setting its session
+     * lacks, so it is set before the first statement that may wait for a lock ({@link PostgresWrites}); a claim
+     * that takes only rows it finds unlocked never sends it.
      */
     private @Nullable String settings(DurabilityMode durability, long remainingNanos) {
         if (!sessionSettings) {

@@ -41,6 +41,11 @@ final class PostgresWrites implements QueueWrites {
     private final Connection connection;
     private final String schema;
     private final Supplier<@Nullable String> holder;
+    /**
+     * Gives the transaction its shorter lock wait, while that is still to do: before the first statement of any
+     * transition but a claim, which sets it only before a statement of its own that may wait for a lock.
+     */
+    private @Nullable Work<?> lockWait;
     /** Set once a transition gave waiters work (rows ready) or room (rows no longer pending). */
     private boolean wakes;
 
@@ -54,9 +59,23 @@ final class PostgresWrites implements QueueWrites {
      * @param holder asked at each claim for this host's holder name, or null for receipts that name none
      */
     PostgresWrites(Connection connection, String schema, Supplier<@Nullable String> holder) {
+        this(connection, schema, holder, null);
+    }
+
+    /**
+     * Runs transitions whose transaction still has to set its lock wait, which matters only to a statement that may
+     * wait for another transaction's lock: a claim that takes rows it finds unlocked ({@code SKIP LOCKED}) never sets
+     * it, so it costs no round trip.
+     *
+     * @param holder asked at each claim for this host's holder name, or null for receipts that name none
+     * @param lockWait sets the transaction's lock wait on the connection it is given; null when nothing is to set
+     */
+    PostgresWrites(Connection connection, String schema, Supplier<@Nullable String> holder,
+                   @Nullable Work<?> lockWait) {
         this.connection = connection;
         this.schema = schema;
         this.holder = holder;
+        this.lockWait = lockWait;
     }
 
     /**
@@ -107,8 +126,9 @@ final class PostgresWrites implements QueueWrites {
 
     @Override
     public ClaimBatch claim(ClaimRequest request) {
-        ClaimBatch batch = run(c -> ClaimStatements.claim(c, schema, request.queue(), request.now(),
-                request.leaseUntil(), request.limit(), request.lookForExpired(), request.budget(), holder.get()));
+        ClaimBatch batch = runSettingLockWaitLater(c -> ClaimStatements.claim(c, schema, request.queue(),
+                request.now(), request.leaseUntil(), request.limit(), request.lookForExpired(), request.budget(),
+                holder.get(), this::setLockWait));
         wakes |= !batch.reclaimed().isEmpty();
         return batch;
     }
@@ -230,10 +250,25 @@ final class PostgresWrites implements QueueWrites {
     }
 
     <R> R run(Work<R> work) {
+        return runSettingLockWaitLater(c -> {
+            setLockWait(c);
+            return work.run(c);
+        });
+    }
+
+    /** Runs a transition that sets the transaction's lock wait itself ({@link #setLockWait}) where it may wait. */
+    private <R> R runSettingLockWaitLater(Work<R> work) {
         try {
             return work.run(connection);
         } catch (SQLException failure) {
             throw PostgresErrors.wrap("writing to schema " + schema, failure);
         }
+    }
+
+    /** Sets the transaction's lock wait on the connection, the first time only; nothing when it has none to set. */
+    private @Nullable Object setLockWait(Connection c) throws SQLException {
+        Work<?> pending = lockWait;
+        lockWait = null;
+        return pending == null ? null : pending.run(c);
     }
 }

@@ -114,13 +114,29 @@ class PostgresTransactionsTest extends LayoutTestBase {
             List<String> common = transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
                     writes -> settings(handedOut.get()));
             List<String> shorter = transactions.write(WriteOptions.within("put", DurabilityMode.RELAXED,
-                    TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> settings(handedOut.get()));
+                    TimeUnit.SECONDS.toNanos(20)), OPEN, writes -> ((PostgresWrites) writes).run(PostgresTransactionsTest::settings));
+            transactions.write(WriteOptions.standard("put", DurabilityMode.RELAXED), OPEN,
+                    writes -> writes.enqueue("emails", List.of(new NewJob(bytes("a"), null)), 4, 1, 0));
+            List<String> nowaitClaim = transactions.write(WriteOptions.nowait("claim", DurabilityMode.RELAXED), OPEN,
+                    writes -> {
+                        assertThat(writes.claim(new ClaimRequest("emails", 2, 60_000, 1, true, 0)).rows()).hasSize(1);
+                        return settings(handedOut.get());
+                    });
+            List<String> emptyClaim = transactions.write(WriteOptions.nowait("claim", DurabilityMode.RELAXED), OPEN,
+                    writes -> {
+                        assertThat(writes.claim(new ClaimRequest("emails", 2, 60_000, 1, true, 0)).rows()).isEmpty();
+                        return settings(handedOut.get());
+                    });
             List<String> durable = transactions.write(WriteOptions.standard("put", DurabilityMode.DURABLE), OPEN,
                     writes -> settings(handedOut.get()));
 
             assertThat(common).as("the session's own settings").containsExactly("29s", "off");
             assertThat(shorter.get(0)).matches("(19|20)\\d{3}ms");
             assertThat(shorter.get(1)).isEqualTo("off");
+            assertThat(nowaitClaim).as("a claim that took an unlocked row waited for no lock, so set no wait")
+                    .containsExactly("29s", "off");
+            assertThat(emptyClaim).as("one that went on to the queue's controls set its wait before reading them")
+                    .containsExactly("1ms", "off");
             assertThat(durable.get(0)).matches("(29|30)\\d{3}ms");
             assertThat(durable.get(1)).as("DURABLE waits for the flush over the session's off").isEqualTo("on");
             try (Connection session = pool.getConnection()) {
