@@ -66,8 +66,11 @@ final class ClaimStatements {
                    (SELECT min(lease_until) FROM %1$s.messages WHERE queue = ? AND status = 1),
                    """ + PAUSED;
 
-    private static final String ANY_EXPIRED = """
-            SELECT EXISTS (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?)""";
+    /** A term that holds while a lease of the queue bound at its first parameter ended by the time at its second. */
+    private static final String EXPIRED = """
+            EXISTS (SELECT 1 FROM %1$s.messages WHERE queue = ? AND status = 1 AND lease_until <= ?)""";
+
+    private static final String ANY_EXPIRED = "SELECT " + EXPIRED;
 
     /**
      * What taking leases back sets, on the rows picked by the statement's {@code taken} subquery: ready again (keeping
@@ -179,25 +182,45 @@ final class ClaimStatements {
      * Leases the first due rows in claim order (priority, due time, id) from the claim-order index: priority by
      * priority from the most urgent, the due rows of each by due time then id (a walk that stops at the first row not
      * yet due, so a priority whose rows all wait holds nothing back), until the limit. The guard, a one-time term
-     * ahead of the walk, takes nothing of a queue with controls (or, under limits, of a paused one).
+     * ahead of the walk, takes nothing of a queue with controls (or, under limits, of a paused one), nor, when the
+     * claim is to reclaim expired leases first, of a queue with one: the claim itself is then the look for them, which
+     * costs no statement of its own when none ended.
      */
-    private static String claim(String guard) {
+    private static String claim(String guard, String limit) {
         return """
                 WITH RECURSIVE %5$s,
                 %2$s,
                 due AS (SELECT d.id FROM levels CROSS JOIN LATERAL (
                             SELECT r.id FROM %1$s.messages AS r
                              WHERE r.queue = ? AND r.status = 0 AND r.priority = levels.priority AND r.available_at <= ?
-                             ORDER BY r.available_at, r.id LIMIT ? FOR UPDATE SKIP LOCKED) AS d
-                         WHERE levels.priority IS NOT NULL AND NOT %3$s LIMIT ?)
-                """.replace("%5$s", LEASE_PARAMETERS).replace("%2$s", LEVELS).replace("%3$s", guard) + LEASE_DUE;
+                             ORDER BY r.available_at, r.id LIMIT %6$s FOR UPDATE SKIP LOCKED) AS d
+                         WHERE levels.priority IS NOT NULL AND NOT (%3$s OR (?::boolean AND %7$s)) LIMIT %6$s)
+                """.replace("%5$s", LEASE_PARAMETERS).replace("%2$s", LEVELS).replace("%3$s", guard)
+                .replace("%6$s", limit).replace("%7$s", EXPIRED) + LEASE_DUE;
+    }
+
+    /**
+     * A claim in claim order, with its limit bound at two parameters or written in.
+     *
+     * @param sql the statement, the schema still to format in
+     * @param limitBound whether the limit is bound; when written in, the statement takes that many rows at most
+     */
+    record Lease(String sql, boolean limitBound) {
     }
 
     /** The claim of a queue that reads no controls: it takes nothing of a queue that has some. */
-    static final String CLAIM = claim(CONTROLLED);
+    static final Lease CLAIM = new Lease(claim(CONTROLLED, "?"), true);
+
+    /**
+     * The claim of one row of a queue that reads no controls, {@code getNowait}'s: with the limit written in, the
+     * server keeps one generic plan for it after its first executions, where with the limit bound it plans every
+     * execution afresh (a generic plan of an unknown limit looks dearer than each custom one), which cost two thirds
+     * of the claim's time.
+     */
+    static final Lease CLAIM_ONE = new Lease(claim(CONTROLLED, "1"), false);
 
     /** The claim within the room a queue's limits leave, read under the lock of its controls. */
-    static final String CLAIM_WITHIN_LIMITS = claim(PAUSED);
+    static final Lease CLAIM_WITHIN_LIMITS = new Lease(claim(PAUSED, "?"), true);
 
     /** Leases the given rows, chosen and locked by a claim under a per-key limit. */
     static final String CLAIM_CHOSEN = "WITH " + LEASE_PARAMETERS
@@ -372,7 +395,10 @@ final class ClaimStatements {
     }
 
     /**
-     * Reclaims expired leases when asked to look for them, then leases up to {@code limit} due rows.
+     * Leases up to {@code limit} due rows, reclaiming expired leases first when asked to look for them: the claim takes
+     * nothing while one has ended, and only then do the look, the reclaim and the claim again run. A look that finds
+     * none after the claim saw one means another claimer reclaimed them meanwhile and claims beside this one, so the
+     * claim comes back empty as one whose rows {@code SKIP LOCKED} passed over does.
      *
      * @param lookForExpired false when the caller knows no lease can have expired since its last look
      * @param budget a delivery budget of the claimer's to write onto every row it takes, or 0 for none
@@ -383,6 +409,12 @@ final class ClaimStatements {
     static ClaimBatch claim(Connection connection, String schema, String queue, long now, long leaseUntil, int limit,
                             boolean lookForExpired, int budget, @Nullable String holder,
                             PostgresWrites.Work<?> lockWait) throws SQLException {
+        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
+        Claim claim = new Claim(connection, schema, queue, now, leaseUntil, budget, Receipts.newPrefix(holder));
+        Lease lease = limit == 1 ? CLAIM_ONE : CLAIM;
+        if (leaseInOrder(claim, lease, limit, lookForExpired, rows) > 0) {
+            return new ClaimBatch(ClaimOrder.sorted(rows), List.of());
+        }
         List<ExpiredLease> reclaimed = List.of();
         if (lookForExpired && anyExpired(connection, schema, queue, now)) {
             lockWait.run(connection);
@@ -396,11 +428,9 @@ final class ClaimStatements {
                 }
             }
             reclaimed = reclaim(connection, schema, queue, now);
-        }
-        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
-        Claim claim = new Claim(connection, schema, queue, now, leaseUntil, budget, Receipts.newPrefix(holder));
-        if (leaseInOrder(claim, CLAIM, limit, rows) > 0) {
-            return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+            if (leaseInOrder(claim, lease, limit, false, rows) > 0) {
+                return new ClaimBatch(ClaimOrder.sorted(rows), reclaimed);
+            }
         }
         lockWait.run(connection);
         LimitStatements.Controls controls = LimitStatements.lockControls(connection, schema, queue);
@@ -420,18 +450,29 @@ final class ClaimStatements {
     /**
      * Leases up to {@code limit} due rows in claim order with the given claim statement.
      *
+     * @param limit the most rows to take; a statement with its limit written in takes at most that many
+     * @param unlessExpired take nothing while a lease of the queue has ended
      * @return how many rows it took, leased or (with a budget) failed
      */
-    static int leaseInOrder(Claim claim, String sql, int limit, List<ClaimedRow> rows) throws SQLException {
-        try (PreparedStatement statement = claim.connection().prepareStatement(sql.formatted(claim.schema()))) {
+    static int leaseInOrder(Claim claim, Lease lease, int limit, boolean unlessExpired, List<ClaimedRow> rows)
+            throws SQLException {
+        try (PreparedStatement statement = claim.connection().prepareStatement(lease.sql().formatted(
+                claim.schema()))) {
             int next = bindLease(claim, statement);
-            statement.setString(next, claim.queue());
-            statement.setString(next + 1, claim.queue());
-            statement.setString(next + 2, claim.queue());
-            statement.setLong(next + 3, claim.now());
-            statement.setInt(next + 4, limit);
-            statement.setString(next + 5, claim.queue());
-            statement.setInt(next + 6, limit);
+            statement.setString(next++, claim.queue());
+            statement.setString(next++, claim.queue());
+            statement.setString(next++, claim.queue());
+            statement.setLong(next++, claim.now());
+            if (lease.limitBound()) {
+                statement.setInt(next++, limit);
+            }
+            statement.setString(next++, claim.queue());
+            statement.setBoolean(next++, unlessExpired);
+            statement.setString(next++, claim.queue());
+            statement.setLong(next++, claim.now());
+            if (lease.limitBound()) {
+                statement.setInt(next, limit);
+            }
             return taken(statement, claim.now(), rows);
         }
     }

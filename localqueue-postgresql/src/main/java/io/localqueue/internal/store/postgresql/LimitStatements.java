@@ -314,7 +314,7 @@ final class LimitStatements {
 
         @Override
         public void claimInOrder(int limit, List<ClaimedRow> rows) throws SQLException {
-            ClaimStatements.leaseInOrder(claim, ClaimStatements.CLAIM_WITHIN_LIMITS, limit, rows);
+            ClaimStatements.leaseInOrder(claim, ClaimStatements.CLAIM_WITHIN_LIMITS, limit, false, rows);
         }
 
         @Override

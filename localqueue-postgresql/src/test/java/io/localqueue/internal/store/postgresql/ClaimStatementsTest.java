@@ -71,6 +71,25 @@ class ClaimStatementsTest extends LayoutTestBase {
     }
 
     @Test
+    void aClaimOfOneRowTakesTheFirstInLineOnlyOnceTheEndedLeasesAreBackUnlessToldNoneEnded() throws SQLException {
+        List<Long> ids = put(List.of(new NewJob(bytes("a"), null), new NewJob(bytes("b"), null)), 4, 0);
+        Transactions.run(connection -> ClaimStatements.claim(connection, schema, "emails", 0, 1_000, 1, true, 0));
+
+        ClaimBatch looked = Transactions.run(connection -> ClaimStatements.claim(connection, schema, "emails", 1_000,
+                2_000, 1, true, 0));
+        ClaimBatch notLooked = Transactions.run(connection -> ClaimStatements.claim(connection, schema, "emails",
+                3_000, 4_000, 1, false, 0));
+
+        assertThat(looked.reclaimed()).extracting(ExpiredLease::id).containsExactly(ids.get(0));
+        assertThat(looked.rows()).extracting(ClaimedRow::id).as("back in its place, first in line")
+                .containsExactly(ids.get(0));
+        assertThat(notLooked.reclaimed()).isEmpty();
+        assertThat(notLooked.rows()).extracting(ClaimedRow::id).containsExactly(ids.get(1));
+        assertThat(query("SELECT status || ' ' || lease_until FROM " + schema + ".messages WHERE id = " + ids.get(0)))
+                .as("its ended lease left for a claim that looks").containsExactly("1 2000");
+    }
+
+    @Test
     void aClaimersBudgetIsWrittenOnEveryRowAndFailsARowThatSpentIt() throws SQLException {
         List<Long> ids = put(List.of(new NewJob(bytes("spent"), null), new NewJob(bytes("fresh"), null)), 9, 0);
         execute("UPDATE " + schema + ".messages SET attempts = 3 WHERE id = " + ids.get(0));

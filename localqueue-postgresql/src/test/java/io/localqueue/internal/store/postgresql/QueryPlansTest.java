@@ -42,12 +42,23 @@ class QueryPlansTest extends LayoutTestBase {
 
     @Test
     void theClaimWalksTheClaimOrderIndexWithoutSortingTheQueue() throws SQLException {
-        String claim = ClaimStatements.CLAIM.formatted(schema);
+        String claim = ClaimStatements.CLAIM.sql().formatted(schema);
 
         for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
-                "50", "'drain'", "50")) {
+                "50", "'drain'", "true", "'drain'", "5000000", "50")) {
             assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
+        }
+    }
+
+    @Test
+    void theClaimOfOneRowKeepsItsGenericPlanOnTheClaimOrderIndex() throws SQLException {
+        String claim = ClaimStatements.CLAIM_ONE.sql().formatted(schema);
+
+        for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
+                "'drain'", "true", "'drain'", "5000000")) {
+            assertThat(plan).as("one-row claim plan").contains("messages_claim_order").contains("messages_pkey")
+                    .doesNotContain("Sort").doesNotContain("Seq Scan on messages").doesNotContain("Hash Join");
         }
     }
 
@@ -55,11 +66,11 @@ class QueryPlansTest extends LayoutTestBase {
     void aClaimOverMixedPrioritiesAndJobsNotYetDueSeeksEachPriorityWithoutSorting() throws SQLException {
         execute("UPDATE " + schema + ".messages SET priority = (id % 7) - 3, "
                 + "available_at = available_at + (id % 2) * 3600000 WHERE status = 0");
-        String claim = ClaimStatements.CLAIM.formatted(schema);
+        String claim = ClaimStatements.CLAIM.sql().formatted(schema);
         String probe = "SELECT " + ClaimStatements.EARLIEST_DUE.formatted(schema);
 
         for (String plan : plans(claim, "0", "'r-'", "9000000", "5000000", "'drain'", "'drain'", "'drain'", "5000000",
-                "50", "'drain'", "50")) {
+                "50", "'drain'", "true", "'drain'", "5000000", "50")) {
             assertThat(plan).as("claim plan").contains("messages_claim_order").doesNotContain("Sort")
                     .doesNotContain("Seq Scan on messages");
         }
