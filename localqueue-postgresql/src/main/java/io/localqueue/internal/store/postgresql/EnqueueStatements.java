@@ -36,6 +36,17 @@ final class EnqueueStatements {
             ON CONFLICT (queue, job_id) WHERE job_id IS NOT NULL DO NOTHING
             RETURNING id, job_id""";
 
+    /**
+     * Inserts one job, a lone put's: the server plans this statement once and keeps the plan, where it plans
+     * {@link #INSERT}'s arrays afresh at every execution.
+     */
+    private static final String INSERT_ONE = """
+            INSERT INTO %1$s.messages (queue, payload, status, attempts, max_attempts, available_at, job_id, \
+            created_at, updated_at, priority, concurrency_key)
+            VALUES (?, ?, 0, 0, ?, ?, ?, ?, ?, ?::smallint, ?)
+            ON CONFLICT (queue, job_id) WHERE job_id IS NOT NULL DO NOTHING
+            RETURNING id, job_id""";
+
     private static final String FIND_BY_JOB_IDS =
             "SELECT job_id, id FROM %1$s.messages WHERE queue = ? AND job_id = ANY (?::text[])";
 
@@ -66,46 +77,27 @@ final class EnqueueStatements {
                 return Enqueued.full(newRows, false);
             }
         }
-        byte[][] payloads = new byte[jobs.size()][];
-        String[] jobIds = new String[jobs.size()];
-        Long[] availableAt = new Long[jobs.size()];
-        Short[] priorities = new Short[jobs.size()];
-        String[] keys = new String[jobs.size()];
-        for (int i = 0; i < jobs.size(); i++) {
-            payloads[i] = jobs.get(i).payload();
-            jobIds[i] = jobs.get(i).jobId();
-            availableAt[i] = jobs.get(i).availableAt(now);
-            priorities[i] = (short) jobs.get(i).priority();
-            keys[i] = jobs.get(i).concurrencyKey();
-        }
         List<Long> newIds = new ArrayList<>();
         Map<String, Long> byJobId = new HashMap<>();
-        try (PreparedStatement insert = connection.prepareStatement(INSERT.formatted(schema))) {
-            insert.setString(1, queue);
-            insert.setInt(2, maxAttempts);
-            insert.setLong(3, now);
-            insert.setLong(4, now);
-            insert.setArray(5, connection.createArrayOf("bytea", payloads));
-            insert.setArray(6, connection.createArrayOf("text", jobIds));
-            insert.setArray(7, connection.createArrayOf("bigint", availableAt));
-            insert.setArray(8, connection.createArrayOf("smallint", priorities));
-            insert.setArray(9, connection.createArrayOf("text", keys));
-            try (ResultSet inserted = insert.executeQuery()) {
-                while (inserted.next()) {
-                    String jobId = inserted.getString(2);
-                    if (jobId == null) {
-                        newIds.add(inserted.getLong(1));
-                    } else {
-                        byJobId.put(jobId, inserted.getLong(1));
-                    }
+        try (PreparedStatement insert = jobs.size() == 1
+                ? insertOne(connection, schema, queue, jobs.get(0), maxAttempts, now)
+                : insertAll(connection, schema, queue, jobs, maxAttempts, now);
+             ResultSet inserted = insert.executeQuery()) {
+            while (inserted.next()) {
+                String jobId = inserted.getString(2);
+                if (jobId == null) {
+                    newIds.add(inserted.getLong(1));
+                } else {
+                    byJobId.put(jobId, inserted.getLong(1));
                 }
             }
         }
         // Identity values are drawn in the order the SELECT yields its rows, so sorting gives them in input order.
         newIds.sort(null);
         Set<String> freshJobIds = new LinkedHashSet<>(byJobId.keySet());
-        findExisting(connection, schema, queue, jobIds, byJobId);
-        for (String jobId : jobIds) {
+        findExisting(connection, schema, queue, jobs.stream().map(NewJob::jobId).toArray(String[]::new), byJobId);
+        for (NewJob job : jobs) {
+            String jobId = job.jobId();
             if (jobId != null && !byJobId.containsKey(jobId)) {
                 throw new IllegalStateException("insert of job id '" + jobId + "' into queue '" + queue
                         + "' conflicted, but no row holds that job id");
@@ -133,6 +125,60 @@ final class EnqueueStatements {
         }
         insertHeaders(connection, schema, withHeaders, headers);
         return Enqueued.written(ids);
+    }
+
+    /** The insert of one job, its parameters bound. */
+    private static PreparedStatement insertOne(Connection connection, String schema, String queue, NewJob job,
+                                               int maxAttempts, long now) throws SQLException {
+        PreparedStatement insert = connection.prepareStatement(INSERT_ONE.formatted(schema));
+        try {
+            insert.setString(1, queue);
+            insert.setBytes(2, job.payload());
+            insert.setInt(3, maxAttempts);
+            insert.setLong(4, job.availableAt(now));
+            insert.setString(5, job.jobId());
+            insert.setLong(6, now);
+            insert.setLong(7, now);
+            insert.setInt(8, job.priority());
+            insert.setString(9, job.concurrencyKey());
+            return insert;
+        } catch (SQLException | RuntimeException failure) {
+            insert.close();
+            throw failure;
+        }
+    }
+
+    /** The insert of several jobs in one statement over arrays of their columns, its parameters bound. */
+    private static PreparedStatement insertAll(Connection connection, String schema, String queue, List<NewJob> jobs,
+                                               int maxAttempts, long now) throws SQLException {
+        byte[][] payloads = new byte[jobs.size()][];
+        String[] jobIds = new String[jobs.size()];
+        Long[] availableAt = new Long[jobs.size()];
+        Short[] priorities = new Short[jobs.size()];
+        String[] keys = new String[jobs.size()];
+        for (int i = 0; i < jobs.size(); i++) {
+            payloads[i] = jobs.get(i).payload();
+            jobIds[i] = jobs.get(i).jobId();
+            availableAt[i] = jobs.get(i).availableAt(now);
+            priorities[i] = (short) jobs.get(i).priority();
+            keys[i] = jobs.get(i).concurrencyKey();
+        }
+        PreparedStatement insert = connection.prepareStatement(INSERT.formatted(schema));
+        try {
+            insert.setString(1, queue);
+            insert.setInt(2, maxAttempts);
+            insert.setLong(3, now);
+            insert.setLong(4, now);
+            insert.setArray(5, connection.createArrayOf("bytea", payloads));
+            insert.setArray(6, connection.createArrayOf("text", jobIds));
+            insert.setArray(7, connection.createArrayOf("bigint", availableAt));
+            insert.setArray(8, connection.createArrayOf("smallint", priorities));
+            insert.setArray(9, connection.createArrayOf("text", keys));
+            return insert;
+        } catch (SQLException | RuntimeException failure) {
+            insert.close();
+            throw failure;
+        }
     }
 
     /** Takes the queue's advisory lock until the transaction ends. */

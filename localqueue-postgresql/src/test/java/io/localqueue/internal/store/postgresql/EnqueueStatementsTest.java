@@ -63,6 +63,31 @@ class EnqueueStatementsTest extends LayoutTestBase {
     }
 
     @Test
+    void aLoneJobIsInsertedWithEveryColumnAndItsJobIdResolvesToItsRowWhenPutAgain() throws SQLException {
+        long id = inTransaction(connection -> EnqueueStatements.insert(connection, schema, "emails",
+                List.of(new NewJob(bytes("a"), "welcome-1", Map.of("trace", "t-a"), 5_000, -3, "tenant-9")), 4,
+                1_000, 0)).ids().get(0);
+
+        long again = inTransaction(connection -> EnqueueStatements.insert(connection, schema, "emails",
+                List.of(new NewJob(bytes("a later"), "welcome-1", Map.of("ignored", "yes"))), 4, 2_000, 0)).ids()
+                .get(0);
+        long plain = inTransaction(connection -> EnqueueStatements.insert(connection, schema, "emails",
+                List.of(new NewJob(bytes("b"), null)), 7, 3_000, 0)).ids().get(0);
+
+        assertThat(again).isEqualTo(id);
+        assertThat(plain).isGreaterThan(id);
+        assertThat(query("SELECT convert_from(payload, 'UTF8') || ' ' || job_id || ' ' || status || ' ' || attempts "
+                + "|| ' ' || max_attempts || ' ' || available_at || ' ' || priority || ' ' || concurrency_key || ' ' "
+                + "|| created_at FROM " + schema + ".messages WHERE id = " + id))
+                .containsExactly("a welcome-1 0 0 4 5000 -3 tenant-9 1000");
+        assertThat(query("SELECT convert_from(payload, 'UTF8') || ' ' || coalesce(job_id, '-') || ' ' "
+                + "|| max_attempts || ' ' || available_at || ' ' || priority || ' ' || coalesce(concurrency_key, '-') "
+                + "FROM " + schema + ".messages WHERE id = " + plain)).containsExactly("b - 7 3000 0 -");
+        assertThat(query("SELECT message_id || ' ' || headers FROM " + schema + ".message_headers"))
+                .containsExactly(id + " {\"trace\":\"t-a\"}");
+    }
+
+    @Test
     void aLimitedQueueRefusesWhatDoesNotFitAndCountsKnownJobIdsAsNoRoom() throws SQLException {
         assertThat(inTransaction(connection -> EnqueueStatements.insert(connection, schema, "emails",
                 List.of(new NewJob(bytes("1"), "a"), new NewJob(bytes("2"), null)), 4, 1, 3)).ids()).hasSize(2);
