@@ -1,5 +1,7 @@
 package io.localqueue.internal.store;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -68,5 +70,27 @@ public record NewJob(byte[] payload, @Nullable String jobId, Map<String, String>
      */
     public NewJob(byte[] payload, @Nullable String jobId) {
         this(payload, jobId, Map.of());
+    }
+
+    /**
+     * Binds this job's row to the nine parameters of a one-row insert, in the order both stores' inserts name their
+     * columns: queue, payload, max_attempts, available_at, job_id, created_at, updated_at, priority, concurrency_key.
+     *
+     * @param statement the insert, its parameters 1 to 9 still to bind
+     * @param queue the queue
+     * @param maxAttempts the queue's delivery budget
+     * @param now the put's time, epoch milliseconds
+     * @throws SQLException when the driver refuses a value
+     */
+    public void bindRow(PreparedStatement statement, String queue, int maxAttempts, long now) throws SQLException {
+        statement.setString(1, queue);
+        statement.setBytes(2, payload);
+        statement.setInt(3, maxAttempts);
+        statement.setLong(4, availableAt(now));
+        statement.setString(5, jobId);
+        statement.setLong(6, now);
+        statement.setLong(7, now);
+        statement.setInt(8, priority);
+        statement.setString(9, concurrencyKey);
     }
 }

@@ -141,17 +141,7 @@ final class EnqueueStatements {
 
     private static long insertOne(Session session, String queue, NewJob job, int maxAttempts, long now)
             throws SQLException {
-        Long id = session.queryLong(INSERT_RETURNING_ID, statement -> {
-            statement.setString(1, queue);
-            statement.setBytes(2, job.payload());
-            statement.setInt(3, maxAttempts);
-            statement.setLong(4, job.availableAt(now));
-            statement.setString(5, job.jobId());
-            statement.setLong(6, now);
-            statement.setLong(7, now);
-            statement.setInt(8, job.priority());
-            statement.setString(9, job.concurrencyKey());
-        });
+        Long id = session.queryLong(INSERT_RETURNING_ID, statement -> job.bindRow(statement, queue, maxAttempts, now));
         if (id != null) {
             insertHeaders(session, List.of(id), List.of(job.headers()));
             return id;

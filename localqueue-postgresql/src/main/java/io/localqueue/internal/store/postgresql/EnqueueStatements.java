@@ -132,15 +132,7 @@ final class EnqueueStatements {
                                                int maxAttempts, long now) throws SQLException {
         PreparedStatement insert = connection.prepareStatement(INSERT_ONE.formatted(schema));
         try {
-            insert.setString(1, queue);
-            insert.setBytes(2, job.payload());
-            insert.setInt(3, maxAttempts);
-            insert.setLong(4, job.availableAt(now));
-            insert.setString(5, job.jobId());
-            insert.setLong(6, now);
-            insert.setLong(7, now);
-            insert.setInt(8, job.priority());
-            insert.setString(9, job.concurrencyKey());
+            job.bindRow(insert, queue, maxAttempts, now);
             return insert;
         } catch (SQLException | RuntimeException failure) {
             insert.close();
