@@ -269,7 +269,8 @@ final class GroupCommit implements AutoCloseable {
             Attempt attempt = new Attempt(batch);
             FencedResults results;
             try {
-                results = store.write(WriteOptions.standard("settle", attempt.durability()), () -> { }, attempt::run);
+                results = store.write(WriteOptions.standard("settle",
+                        SharedDurability.of(batch, change -> change.durability)), () -> { }, attempt::run);
             } catch (RuntimeException failure) {
                 Change blamed = attempt.blamed;
                 if (blamed == null) {
@@ -305,16 +306,6 @@ final class GroupCommit implements AutoCloseable {
 
         Attempt(List<Change> batch) {
             this.batch = batch;
-        }
-
-        /** The strongest durability asked for in the batch. */
-        DurabilityMode durability() {
-            for (Change change : batch) {
-                if (change.durability == DurabilityMode.DURABLE) {
-                    return DurabilityMode.DURABLE;
-                }
-            }
-            return DurabilityMode.RELAXED;
         }
 
         FencedResults run(QueueWrites writes) {

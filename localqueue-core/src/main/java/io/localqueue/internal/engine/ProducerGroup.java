@@ -196,7 +196,8 @@ final class ProducerGroup {
             Attempt attempt = new Attempt(left, together);
             try {
                 List<@Nullable Object> results = store.write(
-                        WriteOptions.standard(left.get(0).transaction, strongest(left)), () -> { }, attempt::run);
+                        WriteOptions.standard(left.get(0).transaction,
+                                SharedDurability.of(left, write -> write.durability)), () -> { }, attempt::run);
                 for (int i = 0; i < left.size(); i++) {
                     left.get(i).succeed(results.get(i));
                 }
@@ -215,15 +216,6 @@ final class ProducerGroup {
                 }
             }
         }
-    }
-
-    private static DurabilityMode strongest(List<Write> batch) {
-        for (Write write : batch) {
-            if (write.durability == DurabilityMode.DURABLE) {
-                return DurabilityMode.DURABLE;
-            }
-        }
-        return DurabilityMode.RELAXED;
     }
 
     /**
