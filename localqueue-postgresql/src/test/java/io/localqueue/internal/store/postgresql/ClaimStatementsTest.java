@@ -90,6 +90,59 @@ class ClaimStatementsTest extends LayoutTestBase {
     }
 
     @Test
+    void bothClaimsOfOneRowTakeTheQueueInClaimOrderPassingRowsNotYetDueAtAMoreUrgentPriority() throws SQLException {
+        List<NewJob> jobs = new ArrayList<>();
+        long[][] priorityAndDue = {{0, 10}, {-1, 900}, {1, 5}, {-1, 20}, {0, 10}, {-1, 30}, {2, 0}, {-1, 800}};
+        for (long[] job : priorityAndDue) {
+            jobs.add(new NewJob(bytes("p" + job[0]), null, Map.of(), job[1], (int) job[0], null));
+        }
+        List<Long> ids = put(jobs, 4, 0);
+        List<Long> inClaimOrder = List.of(ids.get(3), ids.get(5), ids.get(0), ids.get(4), ids.get(2), ids.get(6));
+
+        for (ClaimStatements.Lease lease : List.of(ClaimStatements.CLAIM_ONE, ClaimStatements.CLAIM_FIRST)) {
+            List<ClaimedRow> taken = new ArrayList<>();
+            for (int claim = 0; claim < inClaimOrder.size() + 1; claim++) {
+                Transactions.run(connection -> ClaimStatements.leaseInOrder(new ClaimStatements.Claim(connection,
+                        schema, "emails", 100, 60_000, 0, "r-"), lease, 1, true, taken));
+            }
+            execute("UPDATE " + schema + ".messages SET status = 0, receipt = NULL, lease_until = NULL");
+
+            assertThat(taken).as(lease.levelled() ? "the priority walk" : "the ordered scan")
+                    .extracting(ClaimedRow::id).containsExactlyElementsOf(inClaimOrder);
+        }
+    }
+
+    @Test
+    void bothClaimsOfOneRowTakeNothingOfAQueueWithControlsOrOneWithAnEndedLeaseWhenToldToLook() throws SQLException {
+        put(List.of(new NewJob(bytes("a"), null), new NewJob(bytes("b"), null), new NewJob(bytes("c"), null)), 4, 0);
+        Transactions.run(connection -> ClaimStatements.claim(connection, schema, "emails", 0, 50, 1, false, 0));
+
+        for (ClaimStatements.Lease lease : List.of(ClaimStatements.CLAIM_ONE, ClaimStatements.CLAIM_FIRST)) {
+            List<ClaimedRow> rows = new ArrayList<>();
+            int whileEnded = Transactions.run(connection -> ClaimStatements.leaseInOrder(new ClaimStatements.Claim(
+                    connection, schema, "emails", 100, 60_000, 0, "r-"), lease, 1, true, rows));
+            execute("INSERT INTO " + schema + ".queue_controls (queue, paused_at) VALUES ('emails', 1)");
+            int whilePaused = Transactions.run(connection -> ClaimStatements.leaseInOrder(new ClaimStatements.Claim(
+                    connection, schema, "emails", 100, 60_000, 0, "r-"), lease, 1, false, rows));
+            execute("DELETE FROM " + schema + ".queue_controls");
+
+            assertThat(whileEnded).as("while a lease has ended").isZero();
+            assertThat(whilePaused).as("while paused").isZero();
+            assertThat(rows).isEmpty();
+        }
+    }
+
+    @Test
+    void theClaimOfOneRowIsTheOrderedScanOnAServerWhoseIndexScansSkip() throws SQLException {
+        try (Connection connection = PostgresServer.connect()) {
+            int major = connection.getMetaData().getDatabaseMajorVersion();
+
+            assertThat(ClaimStatements.oneRow(connection)).as("on PostgreSQL " + major)
+                    .isSameAs(major >= 18 ? ClaimStatements.CLAIM_FIRST : ClaimStatements.CLAIM_ONE);
+        }
+    }
+
+    @Test
     void aClaimersBudgetIsWrittenOnEveryRowAndFailsARowThatSpentIt() throws SQLException {
         List<Long> ids = put(List.of(new NewJob(bytes("spent"), null), new NewJob(bytes("fresh"), null)), 9, 0);
         execute("UPDATE " + schema + ".messages SET attempts = 3 WHERE id = " + ids.get(0));

@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +62,26 @@ class QueryPlansTest extends LayoutTestBase {
             assertThat(plan).as("one-row claim plan").contains("messages_claim_order").contains("messages_pkey")
                     .doesNotContain("Sort").doesNotContain("Seq Scan on messages").doesNotContain("Hash Join");
         }
+    }
+
+    @Test
+    void theOrderedClaimOfOneRowSeeksPastRowsNotYetDueAtAMoreUrgentPriority() throws SQLException {
+        execute("UPDATE " + schema + ".messages SET priority = -1, available_at = 9000000000 "
+                + "WHERE status = 0 AND id % 2 = 0");
+        String claim = ClaimStatements.CLAIM_FIRST.sql().formatted(schema);
+        String[] values = {"0", "'r-'", "9000000", "5000000", "'drain'", "5000000", "'drain'", "true", "'drain'",
+                "5000000"};
+
+        for (String plan : plans(claim, values)) {
+            assertThat(plan).as("ordered one-row claim plan").contains("messages_claim_order")
+                    .contains("messages_pkey").doesNotContain("Sort").doesNotContain("Seq Scan on messages");
+        }
+        String run = explainAnalysed(claim, values);
+        Matcher searches = Pattern.compile("messages_claim_order[^\\n]*\\n(?:[^\\n]*\\n)*?\\s*Index Searches: (\\d+)")
+                .matcher(run);
+        assertThat(searches.find()).as("the claim-order scan's searches in %s", run).isTrue();
+        assertThat(Integer.parseInt(searches.group(1))).as("index searches past 22,500 rows not yet due")
+                .isLessThanOrEqualTo(3);
     }
 
     @Test
@@ -187,6 +209,23 @@ class QueryPlansTest extends LayoutTestBase {
             plans.add(explain(statement, execute));
         }
         return plans;
+    }
+
+    /**
+     * Runs a statement under {@code EXPLAIN ANALYZE} with its values bound, in a transaction rolled back after, so its
+     * writes are undone, and returns what the server did: rows, buffers and, since PostgreSQL 18, index searches.
+     */
+    private static String explainAnalysed(String sql, String... values) throws SQLException {
+        try (Connection connection = PostgresServer.connect(); Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            try {
+                statement.execute("PREPARE analysed AS " + numberParameters(sql));
+                return explain(statement, "EXPLAIN (ANALYZE, BUFFERS) EXECUTE analysed(" + String.join(", ", values)
+                        + ")");
+            } finally {
+                connection.rollback();
+            }
+        }
     }
 
     private static String explain(String sql) throws SQLException {
