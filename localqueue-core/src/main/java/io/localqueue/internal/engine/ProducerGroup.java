@@ -99,10 +99,6 @@ final class ProducerGroup {
                 interrupted |= Thread.interrupted();
             }
         }
-        Write next = write.wakeNext;
-        if (next != null) {
-            LockSupport.unpark(next.thread);
-        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -160,28 +156,21 @@ final class ProducerGroup {
     }
 
     /**
-     * Marks a batch's writes done and wakes the first of their callers that waits; each caller wakes the next before it
-     * returns, so that the combiner does not spend the time of every wake-up before its next transaction.
+     * Marks every write of a batch done, and only then wakes each of their callers that waits. A chain in which each
+     * woken caller woke the next lost callers for good: a caller that saw its own write done while the combiner was
+     * still marking the others woke the next one too early, which found its write not yet done and waited again with
+     * nobody left to wake it. Waking all at once is also faster on two cores, where the chain spent one wake-up's
+     * latency per caller before the last could put again.
      */
     private static void finish(List<Write> batch) {
-        Thread combining = Thread.currentThread();
-        Write first = null;
-        Write last = null;
-        for (Write write : batch) {
-            if (write.thread != combining) {
-                if (last == null) {
-                    first = write;
-                } else {
-                    last.wakeNext = write;
-                }
-                last = write;
-            }
-        }
         for (Write write : batch) {
             write.done = true;
         }
-        if (first != null) {
-            LockSupport.unpark(first.thread);
+        Thread combining = Thread.currentThread();
+        for (Write write : batch) {
+            if (write.thread != combining) {
+                LockSupport.unpark(write.thread);
+            }
         }
     }
 
@@ -300,8 +289,6 @@ final class ProducerGroup {
         final @Nullable Put put;
         final @Nullable StoreWork<?> work;
         final Thread thread = Thread.currentThread();
-        /** The next caller of the same transaction that waits, which this one wakes once it is woken. */
-        @Nullable Write wakeNext;
         volatile boolean done;
         private @Nullable Object result;
         private @Nullable Throwable failure;

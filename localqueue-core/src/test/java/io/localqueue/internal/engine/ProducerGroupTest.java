@@ -204,6 +204,40 @@ class ProducerGroupTest {
         assertThat(flag).containsExactly(true);
     }
 
+    @Test
+    void everyCallerOfManyThreadsPuttingAtOnceReturnsWithItsOwnIdsInItsOrder() throws Exception {
+        int producers = 64;
+        int putsEach = 400;
+        for (int round = 0; round < 3; round++) {
+            ProducerGroup fresh = new ProducerGroup(store);
+            String queue = "crowd-" + round;
+            EnqueueInto into = new EnqueueInto(queue, 5, CLOCK, 0);
+            CountDownLatch go = new CountDownLatch(1);
+            List<FutureTask<List<Long>>> callers = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                callers.add(start(() -> {
+                    waitFor(go);
+                    List<Long> ids = new ArrayList<>();
+                    for (int i = 0; i < putsEach; i++) {
+                        ids.addAll(fresh.put(into, List.of(job("p" + i, null)), DurabilityMode.RELAXED).ids());
+                    }
+                    return ids;
+                }));
+            }
+            go.countDown();
+
+            List<Long> all = new ArrayList<>();
+            for (FutureTask<List<Long>> caller : callers) {
+                List<Long> ids = caller.get(40, TimeUnit.SECONDS);
+                assertThat(ids).as("one caller's ids, in the order it put").hasSize(putsEach).isSorted();
+                all.addAll(ids);
+            }
+            assertThat(all).as("round " + round).doesNotHaveDuplicates().hasSize(producers * putsEach);
+            assertThat(sqlite.jobsPut(queue, 0, Long.MAX_VALUE, producers * putsEach + 1))
+                    .hasSize(producers * putsEach);
+        }
+    }
+
     /** Starts a write that the store holds inside its transaction, holding the group's combiner meanwhile. */
     private Held holdTheCombiner() throws InterruptedException {
         CountDownLatch inside = new CountDownLatch(1);
