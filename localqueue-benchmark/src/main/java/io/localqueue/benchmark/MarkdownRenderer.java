@@ -221,7 +221,7 @@ public final class MarkdownRenderer {
         number(details, ScenarioResult.REQUESTED)
                 .ifPresent(v -> notes.add("time budget reached (" + Format.grouped(v) + " asked)"));
         number(details, "ratioToSmallQueue").ifPresent(v -> notes.add("vs small queue " + Format.ratio(v)));
-        number(details, ProducerThreadsScenario.RATIO).ifPresent(v -> notes.add("vs one thread in the same run "
+        number(details, ProducerThreadsScenario.RATIO).ifPresent(v -> notes.add("vs one thread in the same round "
                 + Format.ratio(v)));
         number(details, "readyRowsAtStart").ifPresent(v -> notes.add(Format.grouped(v) + " ready"));
         number(details, "delayedJobsAtHead").ifPresent(v -> notes.add(Format.grouped(v) + " delayed at head"));

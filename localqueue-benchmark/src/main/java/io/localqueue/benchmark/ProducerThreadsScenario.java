@@ -47,6 +47,15 @@ public final class ProducerThreadsScenario implements Scenario {
         return dispatch ? "bus-dispatch-threads" : "put-threads";
     }
 
+    /**
+     * Repeated: one measurement of each thread count spreads by a quarter between runs on two cores, so each count is
+     * represented by the round of its median ratio to one thread, with every round's ratio kept.
+     */
+    @Override
+    public boolean repeated() {
+        return true;
+    }
+
     @Override
     public List<ScenarioResult> run(RunContext context) throws Exception {
         List<ScenarioResult> results = new ArrayList<>();

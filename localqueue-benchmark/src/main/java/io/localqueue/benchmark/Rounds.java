@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
 
 /**
  * Folds repeated measurements into one result each. A repeated scenario's rounds are compared with the raw limits
- * measured just before them, round by round, and the round with the median ratio represents the scenario (its
+ * measured just before them, round by round (or, without one, with another measurement of the same round, as a thread
+ * count with one thread), and the round with the median ratio represents the scenario (its
  * throughput, latencies and raw limit all come from that one round, so they stay consistent); every round's ratio is
  * kept as a detail. A raw workload measured several times is represented by its median-throughput run. Any failed
  * round fails the folded result.
@@ -97,8 +98,16 @@ final class Rounds {
         return chosen;
     }
 
+    /**
+     * A round's ratio: to its raw limit or, for a scenario without one, to another measurement of the same round (a
+     * thread count's throughput over one thread's).
+     */
     private static Double ratio(ScenarioResult result) {
-        return result.baseline() == null ? null : result.baseline().ratio();
+        if (result.baseline() != null) {
+            return result.baseline().ratio();
+        }
+        return result.details().get(ProducerThreadsScenario.RATIO) instanceof Number inRound
+                ? inRound.doubleValue() : null;
     }
 
     private static double throughput(ScenarioResult result) {

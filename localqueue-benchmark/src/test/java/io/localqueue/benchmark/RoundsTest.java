@@ -26,6 +26,24 @@ class RoundsTest {
     }
 
     @Test
+    void aThreadCountIsRepresentedByItsMedianRatioToOneThreadOfTheSameRound() {
+        List<List<ScenarioResult>> rounds = List.of(
+                List.of(threads(1, 1000, null), threads(16, 3000, 3.0)),
+                List.of(threads(1, 800, null), threads(16, 3200, 4.0)),
+                List.of(threads(1, 1500, null), threads(16, 3300, 2.2)));
+
+        List<ScenarioResult> folded = Rounds.foldScenario(rounds);
+
+        assertThat(folded).extracting(ScenarioResult::scenario).containsExactly("put-threads-1", "put-threads-16");
+        assertThat(folded.get(0).throughputPerSecond()).as("one thread: its median throughput").isEqualTo(1000);
+        assertThat(folded.get(0).details()).doesNotContainKey(Rounds.ROUND_RATIOS);
+        ScenarioResult sixteen = folded.get(1);
+        assertThat(sixteen.throughputPerSecond()).as("the round of the median ratio, not of the median throughput")
+                .isEqualTo(3000);
+        assertThat(sixteen.details().get(Rounds.ROUND_RATIOS)).isEqualTo(List.of(3.0, 4.0, 2.2));
+    }
+
+    @Test
     void anEvenNumberOfRoundsKeepsTheLowerMiddleOne() {
         List<ScenarioResult> folded = Rounds.foldScenario(List.of(
                 List.of(result("put", 950, 1000, true)),
@@ -71,6 +89,17 @@ class RoundsTest {
                 .validation(Validation.check(passed, passed ? "ok" : "lost a job"))
                 .build()
                 .withBaseline(new Baseline("raw", raw, throughput / raw));
+    }
+
+    private static ScenarioResult threads(int count, double throughput, Double ratioToOneThread) {
+        ScenarioResult.Builder result = ScenarioResult.builder("put-threads-" + count, PutScenario.GROUP,
+                        DurabilityMode.RELAXED)
+                .throughput((long) throughput, "jobs", 1_000_000_000L)
+                .validation(Validation.check(true, "ok"));
+        if (ratioToOneThread != null) {
+            result.detail(ProducerThreadsScenario.RATIO, ratioToOneThread);
+        }
+        return result.build();
     }
 
     private static ScenarioResult raw(String name, double throughput) {
