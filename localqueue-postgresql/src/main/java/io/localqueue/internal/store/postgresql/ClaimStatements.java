@@ -439,7 +439,7 @@ final class ClaimStatements {
                             PostgresWrites.Work<?> lockWait) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 64));
         Claim claim = new Claim(connection, schema, queue, now, leaseUntil, budget, Receipts.newPrefix(holder));
-        Lease lease = limit > 1 ? CLAIM : oneRow(connection);
+        Lease lease = limit == 1 ? oneRow(connection) : CLAIM;
         if (leaseInOrder(claim, lease, limit, lookForExpired, rows) > 0) {
             return new ClaimBatch(ClaimOrder.sorted(rows), List.of());
         }
