@@ -219,7 +219,8 @@ final class ClaimStatements {
      * A claim in claim order, with its limit bound at two parameters or written in.
      *
      * @param sql the statement, the schema still to format in
-     * @param limitBound whether the limit is bound; when written in, the statement takes that many rows at most
+     * @param limitBound whether the limit is bound (only a levelled claim binds it); when written in, the statement
+     *                   takes that many rows at most
      * @param levelled whether it seeks the queue's priorities one by one ({@link #LEVELS}), which binds the queue at
      *                 two parameters more
      */
@@ -501,7 +502,7 @@ final class ClaimStatements {
             }
             statement.setString(next++, claim.queue());
             statement.setLong(next++, claim.now());
-            if (lease.limitBound() && lease.levelled()) {
+            if (lease.limitBound()) {
                 statement.setInt(next++, limit);
             }
             statement.setString(next++, claim.queue());
